@@ -8,7 +8,14 @@ export interface StoredPart {
   sessionId: string;
   role: string | null;
   kind: string;
+  /** Its time as shown: null when its line gave none. */
   ts: number | null;
+  /**
+   * Where it sits in its conversation (UTC ms): its time, or for a line without one the time of the
+   * line before it in its file (placed.ts). Orders it and dates it; never shown as its time. Null for a
+   * part stored with no time before places were kept (migration step 29), until its file is read again.
+   */
+  place: number | null;
   text: string | null;
   meta: string | null;
   isMeta: boolean;
@@ -42,6 +49,7 @@ interface PartRow {
   role: string | null;
   kind: string;
   shown_ts: number | null;
+  place: number | null;
   text: string | null;
   meta: string | null;
   is_meta: number;
@@ -71,6 +79,7 @@ const toPart = (r: PartRow): StoredPart => ({
   role: r.role,
   kind: r.kind,
   ts: r.shown_ts,
+  place: r.place,
   text: r.text,
   meta: r.meta,
   isMeta: r.is_meta === 1,
@@ -95,8 +104,11 @@ const toSession = (r: SessionRow): SessionHead => ({
 });
 
 const SESSION_COLUMNS = 'session_id, provider, project_key, parent_session_id, parent_kind, title, title_source, first_request, agent_type, model, first_ts, last_ts';
-/** A part's time as shown (a line without one has none, whatever place capture gave it), named apart from `ts`, which orders. */
-const PART_COLUMNS = `part_id, session_id, role, kind, ${SHOWN_TS_SQL} AS shown_ts, text, meta, is_meta, is_compact_summary, is_sidechain, genuine_user_turn`;
+/**
+ * A part's time as shown (a line without one has none, whatever place capture gave it) and its place,
+ * both named apart from `ts`: an ORDER BY ts would take a result column of that name before the table's.
+ */
+const PART_COLUMNS = `part_id, session_id, role, kind, ${SHOWN_TS_SQL} AS shown_ts, ts AS place, text, meta, is_meta, is_compact_summary, is_sidechain, genuine_user_turn`;
 
 /**
  * What other rooms may read of the gateway's sessions and parts. Every query rides an index
@@ -115,8 +127,10 @@ export class GatewayReader {
   constructor(db: Db) {
     // Conversations only: a subagent's transcript is part of its parent's conversation.
     this.#projectSessions = db.prepare(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE project_key = ? AND ${CONVERSATION} ORDER BY last_ts DESC, session_id DESC LIMIT ?`);
-    this.#newestParts = db.prepare(`SELECT ${PART_COLUMNS} FROM parts WHERE session_id = ? ORDER BY ts DESC, part_id DESC LIMIT ?`);
-    this.#oldestParts = db.prepare(`SELECT ${PART_COLUMNS} FROM parts WHERE session_id = ? ORDER BY ts ASC, part_id ASC LIMIT ?`);
+    // Conversation order, as history-read.ts reads it: by place, then as stored (file order). A placed
+    // part shares the place of the line before it; its part id says nothing of which came first.
+    this.#newestParts = db.prepare(`SELECT ${PART_COLUMNS} FROM parts WHERE session_id = ? ORDER BY ts DESC, rowid DESC LIMIT ?`);
+    this.#oldestParts = db.prepare(`SELECT ${PART_COLUMNS} FROM parts WHERE session_id = ? ORDER BY ts ASC, rowid ASC LIMIT ?`);
     this.#newestSessions = db.prepare(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE ${CONVERSATION} ORDER BY last_ts DESC, session_id DESC LIMIT ?`);
     // Counted in sessions_conversations (migration 12), which holds conversations only: no table row is read.
     this.#conversationsOf = db.prepare(`SELECT COUNT(*) FROM sessions WHERE project_key = ? AND ${CONVERSATION}`).pluck();

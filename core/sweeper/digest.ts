@@ -2,7 +2,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { readProjectAbout } from './about.js';
-import { extract, hasNewActivity } from './extract.js';
+import { extract, hasNewActivity, placeOf } from './extract.js';
 import { escapeMarkers, MARKERS } from './markers.js';
 import type { ProjectPaths } from './paths.js';
 import type { Redactor } from '../secrets/index.js';
@@ -87,7 +87,7 @@ function addTool(batch: RedactionBatch, tool: ToolUse): ToolUse {
 }
 
 function addMessage(batch: RedactionBatch, message: DigestMessage, max: number): DigestMessage {
-  const out: DigestMessage = { role: message.role, ts: message.ts, text: '', toolUses: message.toolUses.map((t) => addTool(batch, t)) };
+  const out: DigestMessage = { role: message.role, ts: message.ts, place: message.place ?? null, text: '', toolUses: message.toolUses.map((t) => addTool(batch, t)) };
   batch.add(message.text, (t) => (out.text = cutHead(t, max)));
   return out;
 }
@@ -173,6 +173,11 @@ function isoDate(ts: number): string {
   return new Date(ts).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
+/** A message's ` at="…"` attribute: its own time only; one whose line gave none shows none (its place is no time). */
+function atAttribute(message: DigestMessage): string {
+  return message.ts !== null ? ` at="${isoDate(message.ts)}"` : '';
+}
+
 /** Paths inside the project are shown relative to it: shorter, and no home folder leaves the machine. */
 function shortPath(path: string, cwd: string): string {
   const prefix = cwd.endsWith('/') || cwd.endsWith('\\') ? cwd : `${cwd}/`;
@@ -190,7 +195,7 @@ function renderTool(tool: ToolUse, cwd: string): string {
 function renderMessage(message: DigestMessage, sessionIndex: number, cwd: string): string {
   const tools = message.toolUses.length > 0 ? `\n[tools: ${message.toolUses.map((t) => renderTool(t, cwd)).join('; ')}]` : '';
   const body = escapeMarkers(`${message.text.trim()}${tools}`);
-  return `<msg session="${sessionIndex}" role="${message.role}" at="${isoDate(message.ts)}">\n${body}\n</msg>`;
+  return `<msg session="${sessionIndex}" role="${message.role}"${atAttribute(message)}>\n${body}\n</msg>`;
 }
 
 function attribute(text: string): string {
@@ -200,7 +205,7 @@ function attribute(text: string): string {
 /** A session's opening: its title and task statement, kept whatever the budget drops. */
 function renderSessionHead(session: DigestSession, index: number): string {
   const title = session.title !== null ? ` title="${attribute(session.title)}"` : '';
-  const task = session.firstRequest ? `\n<task at="${isoDate(session.firstRequest.ts)}">\n${escapeMarkers(session.firstRequest.text.trim())}\n</task>` : '';
+  const task = session.firstRequest ? `\n<task${atAttribute(session.firstRequest)}>\n${escapeMarkers(session.firstRequest.text.trim())}\n</task>` : '';
   return `<session n="${index}"${title}>${task}`;
 }
 
@@ -210,7 +215,8 @@ function renderNote(name: string, text: string | null): string {
 
 interface Flat {
   text: string;
-  ts: number;
+  /** Its place (placeOf): the trim drops the oldest first. */
+  place: number | null;
   session: number;
   order: number;
 }
@@ -221,8 +227,8 @@ function flatten(sessions: DigestSession[], cwd: string): Flat[] {
   sessions.forEach((session, s) => {
     const task = session.firstRequest;
     for (const message of session.messages) {
-      if (task && message.role === 'user' && message.ts === task.ts && message.text === task.text && message.toolUses.length === 0) continue;
-      flat.push({ text: renderMessage(message, s + 1, cwd), ts: message.ts, session: s + 1, order: flat.length });
+      if (task && message.role === 'user' && message.ts === task.ts && placeOf(message) === placeOf(task) && message.text === task.text && message.toolUses.length === 0) continue;
+      flat.push({ text: renderMessage(message, s + 1, cwd), place: placeOf(message), session: s + 1, order: flat.length });
     }
   });
   return flat;
@@ -272,7 +278,9 @@ export function renderPrompt(digest: Digest, today: string, budgetTokens: number
   const heads = digest.sessions.map((s, i) => renderSessionHead(s, i + 1));
   const fixed = estimateTokens(SYSTEM_PROMPT) + estimateTokens(header) + estimateTokens(footer) + heads.reduce((n, h) => n + estimateTokens(h) + 4, 0) + 20;
   const all = flatten(digest.sessions, digest.project.cwd);
-  const kept = [...all].sort((a, b) => b.ts - a.ts || b.order - a.order);
+  // Newest first; a message with no place at all is taken as the oldest, as the store reads it.
+  const newest = (f: Flat) => f.place ?? Number.NEGATIVE_INFINITY;
+  const kept = [...all].sort((a, b) => (newest(a) === newest(b) ? b.order - a.order : newest(b) - newest(a)));
   let used = fixed;
   const chosen = new Set<Flat>();
   for (const item of kept) {

@@ -22,8 +22,8 @@ export interface SessionBrief {
   latestAsk: string | null;
   /** One line on where it ended: the first sentence of the assistant's closing message. */
   closing: string | null;
-  /** When it last saw activity (UTC ms). */
-  lastAt: number;
+  /** When it last saw activity (UTC ms): null when none of its messages has a time or a place. */
+  lastAt: number | null;
 }
 
 export interface FileGroup {
@@ -191,9 +191,25 @@ interface Timed {
   session: number;
 }
 
+/**
+ * When a message took place, for its order and its day, never to show: its own time, else its place
+ * (a line without a time is placed at the time of the line before it); null when neither is known.
+ */
+export function placeOf(message: DigestMessage): number | null {
+  return message.ts ?? message.place ?? null;
+}
+
+/** Oldest first by place; one with none first, as the store reads such a part first. Equals keep their order. */
+export function byPlace(a: DigestMessage, b: DigestMessage): number {
+  const [x, y] = [placeOf(a), placeOf(b)];
+  if (x === y) return 0;
+  if (x === null) return -1;
+  return y === null ? 1 : x - y;
+}
+
 function chronological(digest: Digest): Timed[] {
   const all = digest.sessions.flatMap((s, session) => s.messages.map((message) => ({ message, session })));
-  return all.sort((a, b) => a.message.ts - b.message.ts);
+  return all.sort((a, b) => byPlace(a.message, b.message));
 }
 
 function closingOf(session: DigestSession): DigestMessage | undefined {
@@ -219,6 +235,11 @@ export function closingLine(text: string): string | null {
   return line === undefined ? null : clip(line, 200);
 }
 
+function latestPlace(messages: readonly DigestMessage[]): number | null {
+  const places = messages.map(placeOf).filter((p): p is number => p !== null);
+  return places.length > 0 ? Math.max(...places) : null;
+}
+
 function brief(session: DigestSession): SessionBrief {
   const asks = session.messages.filter(isAsk);
   const task = session.firstRequest && isAsk(session.firstRequest) ? session.firstRequest : asks[0];
@@ -229,7 +250,7 @@ function brief(session: DigestSession): SessionBrief {
     task: task ? headline(task.text) : null,
     latestAsk: asks.length > 0 ? headline(asks[asks.length - 1]!.text) : null,
     closing: closing ? closingLine(closing.text) : null,
-    lastAt: Math.max(0, ...session.messages.map((m) => m.ts), session.firstRequest?.ts ?? 0),
+    lastAt: latestPlace([...session.messages, ...(session.firstRequest ? [session.firstRequest] : [])]),
   };
 }
 
@@ -349,8 +370,10 @@ export function hasNewActivity(digest: Pick<Digest, 'activityAt' | 'since'>): bo
 export function activityDays(digest: Digest): ActivityDay[] {
   const days = new Map<string, ActivityDay>();
   for (const { message, session } of chronological(digest)) {
-    if (digest.since !== null && message.ts <= digest.since) continue;
-    const date = localDay(message.ts);
+    const place = placeOf(message);
+    // A message with no place has no day to go under (0 is no time: it would make a 1970-01-01 day).
+    if (place === null || (digest.since !== null && place <= digest.since)) continue;
+    const date = localDay(place);
     const day = days.get(date) ?? { date, sessions: [], asks: [], commits: [], files: 0 };
     if (!day.sessions.includes(session)) {
       day.sessions.push(session);

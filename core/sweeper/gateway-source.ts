@@ -137,12 +137,25 @@ function readOutcome(target: ToolUse, part: StoredPart, meta: Record<string, unk
   target.errorLine = errorLineOf(reading.body);
 }
 
+/**
+ * Each part's place in the read: its own, else (a part stored with no time before capture kept places,
+ * which reads first) the place of the part before it, else of the first one after it. Null only when
+ * no part of the read has a time: such a message has no day, and 0 is no time.
+ */
+function placesOf(parts: readonly StoredPart[]): Array<number | null> {
+  const places = parts.map((p) => p.place);
+  for (let i = 1; i < places.length; i += 1) places[i] ??= places[i - 1] ?? null;
+  for (let i = places.length - 2; i >= 0; i -= 1) places[i] ??= places[i + 1] ?? null;
+  return places;
+}
+
 /** `provider`: the session's agent, whose wording its tool results are read by. */
 function toMessages(parts: StoredPart[], provider: string): DigestMessage[] {
   const messages: DigestMessage[] = [];
   const byMessage = new Map<string, DigestMessage>();
   const tools = new Map<string, ToolUse>();
-  for (const part of parts) {
+  const places = placesOf(parts);
+  for (const [i, part] of parts.entries()) {
     if (part.kind === 'tool_result') {
       // Tool output never enters the digest; only whether it failed, and a telling line then.
       const meta = parseJson(part.meta) ?? {};
@@ -156,7 +169,8 @@ function toMessages(parts: StoredPart[], provider: string): DigestMessage[] {
     const id = messageIdOf(part.partId);
     let message = byMessage.get(id);
     if (!message) {
-      message = { role, text: '', toolUses: [], ts: part.ts ?? 0 };
+      // Its own time only, shown; its place orders and dates it (a placed line's is the line before it's).
+      message = { role, text: '', toolUses: [], ts: part.ts, place: places[i] ?? null };
       byMessage.set(id, message);
       messages.push(message);
     }
@@ -217,8 +231,10 @@ export class GatewayDigestSource implements DigestSource {
   }
 
   #firstRequest(sessionId: string): DigestMessage | null {
-    const part = this.#sessions.firstPartsOfSession(sessionId, FIRST_REQUEST_PARTS).find(isGenuineUserTurn);
-    return part ? { role: 'user', text: withoutEnvelope(storedText(part)), toolUses: [], ts: part.ts ?? 0 } : null;
+    const parts = this.#sessions.firstPartsOfSession(sessionId, FIRST_REQUEST_PARTS);
+    const at = parts.findIndex(isGenuineUserTurn);
+    const part = parts[at];
+    return part ? { role: 'user', text: withoutEnvelope(storedText(part)), toolUses: [], ts: part.ts, place: placesOf(parts)[at] ?? null } : null;
   }
 
   recentSessions(projectKey: string, limits: { sessions: number; messages: number }): DigestSession[] {

@@ -21,8 +21,13 @@ export interface DigestMessage {
   role: 'user' | 'assistant';
   text: string;
   toolUses: ToolUse[];
-  /** UTC epoch milliseconds. */
-  ts: number;
+  /** Its own time (UTC epoch milliseconds), the only one ever shown: null when its line gave none. */
+  ts: number | null;
+  /**
+   * Where a message with no time of its own sits (UTC ms): the time of the line before it in its file,
+   * else of the nearest one after it. Orders it and gives its day (placeOf in extract.ts); never shown.
+   */
+  place?: number | null;
 }
 
 export interface DigestSession {

@@ -29,7 +29,8 @@ function about(digest: Digest): string {
 function focus(x: Extract): string[] {
   const latest = x.sessions.find((s) => s.task !== null || s.title !== null);
   if (!latest) return [];
-  const named = latest.title !== null ? ` (session “${latest.title}”, ${localDay(latest.lastAt)})` : ` (${localDay(latest.lastAt)})`;
+  const day = latest.lastAt !== null ? localDay(latest.lastAt) : null;
+  const named = latest.title !== null ? ` (session “${latest.title}”${day !== null ? `, ${day}` : ''})` : day !== null ? ` (${day})` : '';
   const items = [`Task: ${latest.task ?? latest.title ?? ''}${named}`];
   if (latest.latestAsk !== null && latest.latestAsk !== latest.task) items.push(`Latest request: ${latest.latestAsk}`);
   if (latest.closing !== null) items.push(`Where it stopped: ${latest.closing}`);
@@ -45,7 +46,8 @@ function sessionLine(s: SessionBrief): string | null {
   const name = s.title ?? s.task;
   if (name === null) return null;
   const line = s.closing ?? (s.title !== null && s.task !== null ? s.task : null);
-  return `${localDay(s.lastAt)} — ${bare(name)}${line !== null && bare(line) !== bare(name) ? `: ${line}` : ''}`;
+  // A session none of whose messages has a time has no date to show.
+  return `${s.lastAt !== null ? `${localDay(s.lastAt)} — ` : ''}${bare(name)}${line !== null && bare(line) !== bare(name) ? `: ${line}` : ''}`;
 }
 
 function fileLines(x: Extract): string[] {

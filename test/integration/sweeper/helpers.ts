@@ -64,7 +64,7 @@ export class MemorySource implements DigestSource {
   }
 
   latestActivity(projectKey: string): number | null {
-    const all = this.entries.get(projectKey)?.sessions.flatMap((s) => s.messages.map((m) => m.ts)) ?? [];
+    const all = this.entries.get(projectKey)?.sessions.flatMap((s) => s.messages.flatMap((m) => (m.ts !== null ? [m.ts] : []))) ?? [];
     return all.length > 0 ? Math.max(...all) : null;
   }
 

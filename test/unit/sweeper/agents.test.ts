@@ -27,6 +27,7 @@ const part = (partId: string, ts: number, block: Block): StoredPart => ({
   role: block.role,
   kind: block.kind,
   ts,
+  place: ts,
   text: block.text,
   meta: metaJson(block.meta),
   isMeta: false,

@@ -16,7 +16,7 @@ function session(sessionId: string, messages: DigestMessage[]): DigestSession {
 }
 
 function digest(...sessions: DigestSession[]): Digest {
-  const ts = sessions.flatMap((s) => s.messages.map((m) => m.ts));
+  const ts = sessions.flatMap((s) => s.messages.flatMap((m) => (m.ts !== null ? [m.ts] : [])));
   return {
     project: { projectKey: 'k-orchard', name: 'orchard', cwd: CWD, slug: 'orchard-0123abcd', repoBacked: true, repoId: null },
     about: { readme: null, description: null },
