@@ -40,7 +40,7 @@ beforeAll(() => {
   build = transpileCore('owner-waits');
   writeFileSync(join(build.dir, 'hold-command.mjs'), HOLD_COMMAND);
   writeFileSync(join(build.dir, 'hold-owner.mjs'), HOLD_OWNER);
-});
+}, 120_000);
 afterAll(() => build.cleanup());
 afterEach(async () => {
   await owner?.stop();

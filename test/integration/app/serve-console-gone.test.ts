@@ -20,7 +20,7 @@ let child: ChildProcess | undefined;
 
 beforeAll(() => {
   build = transpileCore('serve-console-gone');
-});
+}, 120_000);
 afterAll(() => build.cleanup());
 afterEach(() => {
   if (child && child.exitCode === null) child.kill('SIGKILL');

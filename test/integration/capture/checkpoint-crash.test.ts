@@ -61,7 +61,7 @@ describe('kill -9 during a cold import with checkpoints', () => {
 
   beforeAll(() => {
     build = buildChild();
-  });
+  }, 120_000);
   afterAll(() => build.cleanup());
   afterEach(async () => {
     if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');

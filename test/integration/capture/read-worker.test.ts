@@ -44,7 +44,7 @@ beforeAll(async () => {
   const load = (path: string) => import(pathToFileURL(join(build.dir, 'core', path)).href);
   const [capture, projects, gateway, config, log] = await Promise.all([load('capture/index.js'), load('projects/index.js'), load('gateway/index.js'), load('config/index.js'), load('log/index.js')]);
   core = { capture, projects, gateway, config, log } as Core;
-});
+}, 120_000);
 afterAll(() => build.cleanup());
 afterEach(async () => {
   for (const { driver, db } of open.splice(0)) {

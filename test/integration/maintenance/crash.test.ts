@@ -45,7 +45,7 @@ describe('kill -9 during a maintenance job', () => {
 
   beforeAll(() => {
     build = buildChild();
-  });
+  }, 120_000);
   afterAll(() => build.cleanup());
   afterEach(() => {
     if (child && child.exitCode === null) child.kill('SIGKILL');

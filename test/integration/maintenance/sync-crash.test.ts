@@ -34,7 +34,7 @@ describe('kill -9 during a sync window', () => {
   let child: ChildProcess | undefined;
   beforeAll(() => {
     build = buildChild();
-  });
+  }, 120_000);
   afterAll(() => build.cleanup());
   afterEach(async () => {
     if (child && child.exitCode === null) child.kill('SIGKILL');
