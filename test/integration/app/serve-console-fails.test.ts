@@ -1,11 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../../../core/cli/index.js';
 import { captureIo } from '../../support/cli.js';
-import { tempHome, type TempHome } from '../../support/home.js';
-import { transpileCore } from '../../support/transpiled-core.js';
+import { serveChild } from '../../support/serve-child.js';
 
 /*
  * QA: `steward serve --port 0 > /dev/full` ended at its panel line (ENOSPC, thrown from stdout's error
@@ -14,21 +13,7 @@ import { transpileCore } from '../../support/transpiled-core.js';
  * survives its console failing in any way, and a closed terminal stops it as SIGTERM does.
  */
 
-let build: { dir: string; cleanup: () => void };
-let home: TempHome | undefined;
-let child: ChildProcess | undefined;
-
-beforeAll(() => {
-  build = transpileCore('serve-console-fails');
-  // A fresh transpile of core/ on a busy machine outlasts the default hook timeout.
-}, 120_000);
-afterAll(() => build.cleanup());
-afterEach(() => {
-  if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  child = undefined;
-  home?.cleanup();
-  home = undefined;
-});
+const rig = serveChild('serve-console-fails');
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -43,7 +28,7 @@ interface Served {
  * it listens (its log line on stderr).
  */
 async function serve(env: NodeJS.ProcessEnv, stdout: 'pipe' | number): Promise<Served> {
-  const started = spawn(process.execPath, [join(build.dir, 'core', 'cli', 'main.js'), 'serve', '--port', '0'], { env, stdio: ['ignore', stdout, 'pipe'] });
+  const started = rig.child(spawn(process.execPath, [rig.main, 'serve', '--port', '0'], { env, stdio: ['ignore', stdout, 'pipe'] }));
   const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => started.once('exit', (code, signal) => resolve({ code, signal })));
   await new Promise<void>((resolve, reject) => {
     let err = '';
@@ -65,7 +50,7 @@ const logText = (dir: string) => readFileSync(join(dir, 'logs', 'main.log'), 'ut
 
 describe.skipIf(process.platform === 'win32')('`steward serve` when its console fails', () => {
   it.skipIf(!existsSync('/dev/full'))('keeps serving when its stdout cannot be written (ENOSPC), and notes it in its log', async () => {
-    home = tempHome('steward-serve-full-', { STEWARD_SWEEP_INTERVAL_MS: '3600000' });
+    const home = rig.home('steward-serve-full-', { STEWARD_SWEEP_INTERVAL_MS: '3600000' });
     const full = openSync('/dev/full', 'w');
     let served: Served;
     try {
@@ -73,7 +58,6 @@ describe.skipIf(process.platform === 'win32')('`steward serve` when its console 
     } finally {
       closeSync(full);
     }
-    child = served.child;
     let died: unknown;
     void served.exit.then((outcome) => (died = outcome));
     // The panel line is written once listening; its ENOSPC comes just after.
@@ -96,10 +80,10 @@ describe.skipIf(process.platform === 'win32')('`steward serve` when its console 
   });
 
   it.skipIf(!existsSync('/dev/full'))('a one-shot command whose output cannot be written still fails', async () => {
-    home = tempHome('steward-oneshot-full-');
+    const home = rig.home('steward-oneshot-full-');
     const full = openSync('/dev/full', 'w');
     try {
-      const started = spawn(process.execPath, [join(build.dir, 'core', 'cli', 'main.js'), 'info', '--json'], { env: home.env, stdio: ['ignore', full, 'pipe'] });
+      const started = rig.child(spawn(process.execPath, [rig.main, 'info', '--json'], { env: home.env, stdio: ['ignore', full, 'pipe'] }));
       const code = await new Promise<number | null>((resolve) => started.once('exit', resolve));
       expect(code).not.toBe(0);
     } finally {
@@ -108,9 +92,9 @@ describe.skipIf(process.platform === 'win32')('`steward serve` when its console 
   });
 
   it('stops cleanly when its terminal closes (SIGHUP), exiting 0 as after SIGTERM', async () => {
-    home = tempHome('steward-serve-hup-', { STEWARD_SWEEP_INTERVAL_MS: '3600000' });
+    const home = rig.home('steward-serve-hup-', { STEWARD_SWEEP_INTERVAL_MS: '3600000' });
     const served = await serve(home.env, 'pipe');
-    child = served.child;
+    const child = served.child;
     expect(existsSync(join(home.dir, 'daemon.json'))).toBe(true);
 
     child.kill('SIGHUP');

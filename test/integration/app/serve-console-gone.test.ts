@@ -1,11 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../../../core/cli/index.js';
 import { captureIo } from '../../support/cli.js';
-import { tempHome, type TempHome } from '../../support/home.js';
-import { transpileCore } from '../../support/transpiled-core.js';
+import { serveChild } from '../../support/serve-child.js';
 
 /*
  * QA: `steward serve --port 0 2>&1 | head -1` ended the server at its next log line: `head` closed the
@@ -14,26 +13,13 @@ import { transpileCore } from '../../support/transpiled-core.js';
  * keeps its log file, and keeps serving.
  */
 
-let build: { dir: string; cleanup: () => void };
-let home: TempHome | undefined;
-let child: ChildProcess | undefined;
-
-beforeAll(() => {
-  build = transpileCore('serve-console-gone');
-}, 120_000);
-afterAll(() => build.cleanup());
-afterEach(() => {
-  if (child && child.exitCode === null) child.kill('SIGKILL');
-  child = undefined;
-  home?.cleanup();
-  home = undefined;
-});
+const rig = serveChild('serve-console-gone');
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** `steward serve --port 0` as the binary runs it (core/cli/main.js), its output on pipes; resolves at its panel line. */
 async function serve(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; exit: Promise<number | null> }> {
-  const started = spawn(process.execPath, [join(build.dir, 'core', 'cli', 'main.js'), 'serve', '--port', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const started = rig.child(spawn(process.execPath, [rig.main, 'serve', '--port', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] }));
   const exit = new Promise<number | null>((resolve) => started.once('exit', (code) => resolve(code)));
   await new Promise<void>((resolve, reject) => {
     let out = '';
@@ -50,9 +36,9 @@ const logText = (dir: string) => readFileSync(join(dir, 'logs', 'main.log'), 'ut
 
 describe.skipIf(process.platform === 'win32')('`steward serve` when its console goes away', () => {
   it('keeps serving and logging to its file after its stdout and stderr pipes close', async () => {
-    home = tempHome('steward-serve-gone-', { STEWARD_SWEEP_INTERVAL_MS: '3600000' });
+    const home = rig.home('steward-serve-gone-', { STEWARD_SWEEP_INTERVAL_MS: '3600000' });
     const served = await serve(home.env);
-    child = served.child;
+    const child = served.child;
     let died: number | null | undefined;
     void served.exit.then((code) => (died = code));
     // As `| head -1` does once it has its line: the reading ends go away.

@@ -1,10 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, watch } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Core } from '../../../core/index.js';
-import { tempHome, type TempHome } from '../../support/home.js';
-import { transpileCore } from '../../support/transpiled-core.js';
+import { serveChild } from '../../support/serve-child.js';
 
 /*
  * A stop signal that came while `steward serve` was still starting met no handler of serve's: the
@@ -13,27 +12,13 @@ import { transpileCore } from '../../support/transpiled-core.js';
  * point of start-up ends it as `steward stop` does.
  */
 
-let build: { dir: string; cleanup: () => void };
-let home: TempHome | undefined;
-let child: ChildProcess | undefined;
-
-beforeAll(() => {
-  build = transpileCore('serve-start-signal');
-}, 120_000);
-afterAll(() => build.cleanup());
-afterEach(() => {
-  if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  child = undefined;
-  home?.cleanup();
-  home = undefined;
-});
+const rig = serveChild('serve-start-signal');
 
 /** `steward serve --port 0` (core/cli/main.js), sent `signal` the moment its lock appears: mid start-up. */
 async function signalledWhileStarting(dir: string, env: NodeJS.ProcessEnv, signal: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null; out: string }> {
   const lock = join(dir, 'steward.lock');
   const watcher = watch(dir);
-  const started = spawn(process.execPath, [join(build.dir, 'core', 'cli', 'main.js'), 'serve', '--port', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  child = started;
+  const started = rig.child(spawn(process.execPath, [rig.main, 'serve', '--port', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] }));
   let out = '';
   started.stdout!.on('data', (chunk: Buffer) => (out += String(chunk)));
   started.stderr!.resume();
@@ -55,7 +40,7 @@ async function signalledWhileStarting(dir: string, env: NodeJS.ProcessEnv, signa
 describe.skipIf(process.platform === 'win32')('`steward serve` stopped while it starts', () => {
   for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
     it(`${signal} mid start-up ends it cleanly: no daemon.json, no lock left`, async () => {
-      home = tempHome('steward-serve-start-signal-', { STEWARD_SWEEP_INTERVAL_MS: '3600000' });
+      const home = rig.home('steward-serve-start-signal-', { STEWARD_SWEEP_INTERVAL_MS: '3600000' });
       const ended = await signalledWhileStarting(home.dir, home.env, signal);
       // Ended by its own hand (it stopped as `steward stop` stops it), not by the signal's default.
       expect(ended.signal).toBeNull();
@@ -68,12 +53,11 @@ describe.skipIf(process.platform === 'win32')('`steward serve` stopped while it 
 
 describe.skipIf(process.platform === 'win32')('`steward serve` stopped while it waits for a command', () => {
   it('ends the wait by its own hand at SIGTERM, writing no daemon.json and leaving the command its lock', async () => {
-    home = tempHome('steward-serve-wait-signal-', { STEWARD_SWEEP_INTERVAL_MS: '3600000' });
+    const home = rig.home('steward-serve-wait-signal-', { STEWARD_SWEEP_INTERVAL_MS: '3600000' });
     // A one-shot command (this process) holds the store: serve waits for it.
     const command = Core.open({ home: { dir: home.dir, kind: 'env' }, env: home.env, schedule: false });
     try {
-      const started = spawn(process.execPath, [join(build.dir, 'core', 'cli', 'main.js'), 'serve', '--port', '0'], { env: home.env, stdio: ['ignore', 'pipe', 'pipe'] });
-      child = started;
+      const started = rig.child(spawn(process.execPath, [rig.main, 'serve', '--port', '0'], { env: home.env, stdio: ['ignore', 'pipe', 'pipe'] }));
       let err = '';
       const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => started.once('exit', (code, by) => resolve({ code, signal: by })));
       await new Promise<void>((resolve) =>

@@ -1,37 +1,29 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AppStatus } from '../../../core/api/index.js';
 import { Capture } from '../../../core/capture/index.js';
 import { type ProviderFailure } from '../../../core/capture/queue.js';
 import { formatSweepResult } from '../../../core/cli/commands/sweep.js';
 import { parseConfig } from '../../../core/config/index.js';
-import { Core } from '../../../core/core.js';
 import { GatewayReader, openGateway } from '../../../core/gateway/index.js';
 import { createMemoryLogger } from '../../../core/log/index.js';
 import { ProjectStore } from '../../../core/projects/index.js';
 import { ClaudeProvider } from '../../../core/transcripts/providers/claude/index.js';
-import { tempHome, type TempHome } from '../../support/home.js';
+import { coreHome } from '../../support/core.js';
 import { claudeSession } from '../../support/transcripts.js';
 import { vanishing } from './harness.js';
 
 /** Faults that used to hide: each failure is counted by its code, logged with it, and shown in the status. */
-let home: TempHome | undefined;
-let core: Core | undefined;
-afterEach(async () => {
-  await core?.shutdown();
-  core = undefined;
-  home?.cleanup();
-  home = undefined;
-});
+const owned = coreHome('steward-failures-');
 
 function openWithSessions(n: number) {
-  home = tempHome('steward-failures-');
+  const { home } = owned;
   const root = join(home.dir, 'roots', 'claude');
   mkdirSync(root, { recursive: true });
   for (let i = 0; i < n; i += 1) claudeSession(root, `sess-${i}`, 2, { cwd: '/work/orchard' });
   const logger = createMemoryLogger();
-  core = Core.open({ home: { dir: home.dir, kind: 'env' }, env: { ...home.env, STEWARD_CLAUDE_ROOTS: root }, logger });
+  const core = owned.open({ env: { STEWARD_CLAUDE_ROOTS: root }, logger });
   return { core, logger, root };
 }
 
@@ -80,7 +72,7 @@ describe('a gateway that refuses writes', () => {
 
 describe('a file deleted between listing and reading', () => {
   it('is counted vanished, not failed, and is no error in the status', async () => {
-    home = tempHome('steward-vanished-');
+    const { home } = owned;
     const root = join(home.dir, 'roots', 'claude');
     const files = ['a', 'b', 'c'].map((id) => claudeSession(root, `sess-${id}`, 2));
     const db = openGateway(home.dir);

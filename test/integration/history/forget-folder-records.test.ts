@@ -1,10 +1,10 @@
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { formatUnforget } from '../../../core/cli/commands/unforget.js';
-import { Core } from '../../../core/index.js';
+import type { Core } from '../../../core/index.js';
 import { folderHashOf, normalizeCwd, projectKeyOf } from '../../../core/projects/index.js';
 import { runIn } from '../../support/cli.js';
-import { tempHome, type TempHome } from '../../support/home.js';
+import { coreHome } from '../../support/core.js';
 import { claudeLine, writeJsonl } from '../../support/transcripts.js';
 
 /**
@@ -12,14 +12,7 @@ import { claudeLine, writeJsonl } from '../../support/transcripts.js';
  * forgotten project per spelling of a folder, and records made before the hash was kept have none.
  */
 
-let home: TempHome | undefined;
-let core: Core | undefined;
-afterEach(async () => {
-  await core?.shutdown();
-  core = undefined;
-  home?.cleanup();
-  home = undefined;
-});
+const owned = coreHome('steward-forget-records-');
 
 const FIRST = 'C:\\Users\\Ana\\x';
 const LATER = 'c:\\users\\ana\\x';
@@ -27,13 +20,13 @@ const keyOf = (cwd: string) => projectKeyOf(normalizeCwd(cwd));
 
 /** A Claude session of one line in `cwd`, `minutes` ago. */
 function session(id: string, cwd: string, minutes: number): void {
-  writeJsonl(join(home!.dir, 'claude', 'projects', `p-${id}`, `${id}.jsonl`), [claudeLine({ sessionId: id, text: `work on x (${id})`, cwd, ts: new Date(Date.now() - minutes * 60_000) })]);
+  writeJsonl(join(owned.home.dir, 'claude', 'projects', `p-${id}`, `${id}.jsonl`), [claudeLine({ sessionId: id, text: `work on x (${id})`, cwd, ts: new Date(Date.now() - minutes * 60_000) })]);
 }
 
 function open(): Core {
-  home = tempHome('steward-forget-records-');
+  const { home } = owned;
   home.env.STEWARD_CLAUDE_ROOTS = join(home.dir, 'claude');
-  return (core = Core.open({ home: { dir: home.dir, kind: 'env' }, env: home.env }));
+  return owned.open();
 }
 
 const stored = (c: Core) => c.gateway.prepare('SELECT session_id FROM sessions ORDER BY session_id').pluck().all();
@@ -88,13 +81,13 @@ describe('a forget record with no folder hash', () => {
   });
 
   it('forgotten by its folder with --not-stored (no row): keeps the hash of that folder, so another spelling stays out', async () => {
-    home = tempHome('steward-forget-records-cli-');
+    const { home } = owned;
     home.env.STEWARD_CLAUDE_ROOTS = join(home.dir, 'claude');
-    const cli = (...argv: string[]) => runIn(home!.env, ...argv);
+    const cli = (...argv: string[]) => runIn(home.env, ...argv);
     expect((await cli('forget', '--project', '/home/ana/x', '--not-stored')).code).toBe(0);
     session('B', '\\\\wsl$\\Ubuntu\\home\\ana\\x', 20);
     expect((await cli('backfill', '--all')).code).toBe(0);
-    const c = (core = Core.open({ home: { dir: home.dir, kind: 'env' }, env: home.env }));
+    const c = owned.open();
     expect(hashOf(c, keyOf('/home/ana/x'))).toBe(folderHashOf('/home/ana/x'));
     expect(stored(c)).toEqual([]);
   });

@@ -2,11 +2,11 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
-import { Core } from '../../../core/index.js';
+import { describe, expect, it } from 'vitest';
+import type { Core } from '../../../core/index.js';
 import { normalizeCwd, projectKeyOf } from '../../../core/projects/index.js';
 import { runIn } from '../../support/cli.js';
-import { tempHome, type TempHome } from '../../support/home.js';
+import { coreHome } from '../../support/core.js';
 import { claudeLine, writeJsonl } from '../../support/transcripts.js';
 
 /**
@@ -24,14 +24,7 @@ const SITE_HASH = hashOf(SITE);
 const LEGACY_ID = '5d1e2f3a-7b6c-4d5e-8f90-a1b2c3d4e5f6';
 const LATER_ID = 'later-in-site-1';
 
-let home: TempHome | undefined;
-let core: Core | undefined;
-afterEach(async () => {
-  await core?.shutdown();
-  core = undefined;
-  home?.cleanup();
-  home = undefined;
-});
+const owned = coreHome('steward-forget-gemini-');
 
 function write(path: string, text: string): void {
   mkdirSync(dirname(path), { recursive: true });
@@ -39,16 +32,16 @@ function write(path: string, text: string): void {
 }
 
 const fixture = (name: string) => readFileSync(join(FIXTURES, name), 'utf8');
-const chatsOf = (folder: string) => join(home!.dir, 'gemini', 'tmp', hashOf(folder), 'chats');
+const chatsOf = (folder: string) => join(owned.home.dir, 'gemini', 'tmp', hashOf(folder), 'chats');
 const chats = () => chatsOf(SITE);
 
 function open(): Core {
-  return (core = Core.open({ home: { dir: home!.dir, kind: 'env' }, env: home!.env }));
+  return owned.open();
 }
 
 /** A new process over the same store: no folder met, no cache held. */
 async function restart(): Promise<Core> {
-  await core?.shutdown();
+  await owned.close();
   return open();
 }
 
@@ -57,7 +50,7 @@ const projectNames = async (c: Core) => (await c.call('Projects.List', {})).proj
 
 describe('a forgotten project whose Gemini chats sit in a hash folder Gemini registered nowhere', () => {
   it('keeps them out after a restart, under no project (not as "folder unknown"), until Unforget lifts it', async () => {
-    home = tempHome('steward-forget-gemini-hash-');
+    const { home } = owned;
     home.env.STEWARD_CLAUDE_ROOTS = join(home.dir, 'claude');
     home.env.STEWARD_GEMINI_ROOTS = join(home.dir, 'gemini');
     // A Claude session makes the folder known; the Gemini chat in its hash folder joins its project.
@@ -95,11 +88,11 @@ describe('a forgotten project whose folder capture met under another spelling', 
   const laterHash = createHash('sha256').update(LATER).digest('hex');
 
   it("keeps out the Gemini chats of that spelling's hash folder after a restart", async () => {
-    home = tempHome('steward-forget-gemini-spelling-');
+    const { home } = owned;
     home.env.STEWARD_CLAUDE_ROOTS = join(home.dir, 'claude');
     home.env.STEWARD_GEMINI_ROOTS = join(home.dir, 'gemini');
     const claude = (id: string, cwd: string, minutes: number) =>
-      writeJsonl(join(home!.dir, 'claude', 'projects', `p-${id}`, `${id}.jsonl`), [claudeLine({ sessionId: id, text: `work on x (${id})`, cwd, ts: new Date(Date.now() - minutes * 60_000) })]);
+      writeJsonl(join(home.dir, 'claude', 'projects', `p-${id}`, `${id}.jsonl`), [claudeLine({ sessionId: id, text: `work on x (${id})`, cwd, ts: new Date(Date.now() - minutes * 60_000) })]);
     claude('A', FIRST, 30);
     claude('B', LATER, 20);
     const folder = join(home.dir, 'gemini', 'tmp', laterHash, 'chats');
@@ -128,7 +121,7 @@ describe('a forgotten project whose folder capture met under another spelling', 
 
 describe('a folder forgotten with --not-stored, whose Gemini chats sit in a hash folder Gemini registered nowhere', () => {
   it.each([SITE, `${SITE}/`])('keeps them out (%s), after a restart too, under no project, until Unforget lifts it', async (typed) => {
-    home = tempHome('steward-forget-not-stored-gemini-');
+    const { home } = owned;
     home.env.STEWARD_CLAUDE_ROOTS = join(home.dir, 'claude');
     home.env.STEWARD_GEMINI_ROOTS = join(home.dir, 'gemini');
     expect((await runIn(home.env, 'forget', '--project', typed, '--not-stored')).code).toBe(0);
@@ -156,7 +149,6 @@ describe('a folder forgotten with --not-stored, whose Gemini chats sit in a hash
 
 describe('Forget.Project geminiFolders', () => {
   it('takes only hash-folder names (64 hex digits), never a path, and at most 8', async () => {
-    home = tempHome('steward-forget-not-stored-gemini-params-');
     const c = await restart();
     const projectKey = projectKeyOf(normalizeCwd(SITE));
     await expect(c.call('Forget.Project', { projectKey, notStored: true, geminiFolders: [SITE] })).rejects.toMatchObject({ code: 'invalid_params' });
@@ -181,7 +173,7 @@ const oldRecord = (c: Core, key: string, label: string) =>
   c.gateway.prepare("INSERT INTO history_tombstones (kind, id, label, created_at, folder_hash) VALUES ('project', ?, ?, ?, NULL)").run(key, label, Date.now() - 60_000);
 
 function openWithGemini(): Core {
-  home = tempHome('steward-forget-gemini-old-record-');
+  const { home } = owned;
   home.env.STEWARD_GEMINI_ROOTS = join(home.dir, 'gemini');
   return open();
 }

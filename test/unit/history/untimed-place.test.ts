@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
-import { Core } from '../../../core/core.js';
+import { describe, expect, it } from 'vitest';
+import type { Core } from '../../../core/core.js';
 import { HistoryReader } from '../../../core/gateway/history-read.js';
 import { openGateway } from '../../../core/gateway/index.js';
-import { tempHome, type TempHome } from '../../support/home.js';
+import { coreHome } from '../../support/core.js';
 import { appendJsonl, claudeLine, writeJsonl } from '../../support/transcripts.js';
 
 /**
@@ -29,18 +29,10 @@ function untimed(line: Record<string, unknown>): Record<string, unknown> {
   return rest;
 }
 
-let home: TempHome | undefined;
-let core: Core | undefined;
-
-afterEach(async () => {
-  await core?.shutdown();
-  core = undefined;
-  home?.cleanup();
-  home = undefined;
-});
+const owned = coreHome('steward-untimed-');
 
 function captured(): { file: string; root: string } {
-  home = tempHome('steward-untimed-');
+  const { home } = owned;
   const root = join(home.dir, 'roots', 'claude');
   const file = join(root, 'projects', '-work-orchard', `${SID}.jsonl`);
   writeJsonl(file, [
@@ -52,17 +44,14 @@ function captured(): { file: string; root: string } {
   return { file, root };
 }
 
-async function open(root: string): Promise<Core> {
-  core = Core.open({ home: { dir: home!.dir, kind: 'env' }, env: { ...home!.env, STEWARD_CLAUDE_ROOTS: root } });
-  return core;
-}
+const open = (root: string): Core => owned.open({ env: { STEWARD_CLAUDE_ROOTS: root } });
 
 const messageIds = (messages: ReadonlyArray<{ messageId: string }>) => messages.map((m) => m.messageId);
 
 describe('a line without a timestamp', () => {
   it('is read where its file has it, its time still unknown, and is not the first request', async () => {
     const { root } = captured();
-    const c = await open(root);
+    const c = open(root);
     await c.call('Backfill.Run', { all: true });
     const got = await c.call('Sessions.Get', { sessionId: SID });
     expect(messageIds(got.messages)).toEqual([`cc:${U1}`, `cc:${A1}`, `cc:${UNTIMED}`, `cc:${A2}`]);
@@ -91,10 +80,9 @@ describe('a line without a timestamp', () => {
 
   it('gives the first request from the first line the person wrote, whatever the store kept of it', async () => {
     const { root } = captured();
-    await (await open(root)).call('Backfill.Run', { all: true });
-    await core!.shutdown();
-    core = undefined;
-    const db = openGateway(home!.dir);
+    await open(root).call('Backfill.Run', { all: true });
+    await owned.close();
+    const db = openGateway(owned.home.dir);
     try {
       const first = new HistoryReader(db).firstUserTexts(SID, 12).find((p) => p.text !== null);
       expect(first?.text).toBe('Plant the orchard rows along the fence');
@@ -105,20 +93,21 @@ describe('a line without a timestamp', () => {
 
   it('keeps its place when the lines stored before it are forgotten', async () => {
     const { root } = captured();
-    await (await open(root)).call('Backfill.Run', { all: true });
-    const db = new Database(join(home!.dir, 'gateway.db'));
+    const c = open(root);
+    await c.call('Backfill.Run', { all: true });
+    const db = new Database(join(owned.home.dir, 'gateway.db'));
     try {
       db.prepare('DELETE FROM parts WHERE part_id = ?').run(`cc:${A1}:0`);
     } finally {
       db.close();
     }
-    const got = await core!.call('Sessions.Get', { sessionId: SID });
+    const got = await c.call('Sessions.Get', { sessionId: SID });
     expect(messageIds(got.messages)).toEqual([`cc:${U1}`, `cc:${UNTIMED}`, `cc:${A2}`]);
   });
 
   it('appended alone to a file read before, is read after what the conversation held', async () => {
     const { root, file } = captured();
-    const c = await open(root);
+    const c = open(root);
     await c.call('Backfill.Run', { all: true });
     appendJsonl(file, [untimed(claudeLine({ sessionId: SID, cwd: CWD, uuid: LATE, text: 'One more orchard thing' }))]);
     await c.call('Sweep.Tick', {});
@@ -128,8 +117,7 @@ describe('a line without a timestamp', () => {
   });
 
   it('stored before its place was, still reads with no time, first, every part once', () => {
-    home = tempHome('steward-untimed-old-');
-    const db = openGateway(home.dir);
+    const db = openGateway(owned.home.dir);
     try {
       const part = db.prepare("INSERT INTO parts (part_id, session_id, provider, role, kind, ts, text) VALUES (?, 'old-1', 'claude', 'user', 'text', ?, 'x')");
       part.run('cc:old:t1', T0);
