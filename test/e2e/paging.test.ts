@@ -238,6 +238,78 @@ describe('paging through conversations, messages and matches', () => {
     await page.context().close();
   });
 
+  // QA: Back from a match on the third page of a search showed its three pages at their top, the focus on the page's body.
+  it('Back from a match loaded with "More matches" lands on that match, focused and in view, by the page’s Back and the browser’s, after a reload too', async () => {
+    const { page, problems } = await openPanel(browser, steward);
+    await page.evaluate(() => (window.location.hash = '#/search?q=seedling'));
+    const hits = page.locator('.search-hit');
+    await eventually('the first page of matches is shown', async () => ((await hits.count()) === 20 ? true : undefined));
+    await page.getByRole('button', { name: 'More matches' }).click();
+    await eventually('the second page of matches is added', async () => ((await hits.count()) === 40 ? true : undefined));
+    await page.getByRole('button', { name: 'More matches' }).click();
+    await eventually('the third page of matches is added', async () => ((await hits.count()) === 60 ? true : undefined));
+    await eventually('the address says three pages', async () => ((await page.evaluate(() => window.location.hash)) === '#/search?q=seedling&pages=3' ? true : undefined));
+    const focusedPart = () => page.evaluate(() => document.activeElement?.getAttribute('data-part') ?? document.activeElement?.tagName);
+    const inView = (part: string) =>
+      page.locator(`.search-hit[data-part="${part}"]`).evaluate((el) => {
+        const box = el.getBoundingClientRect();
+        return box.top >= 0 && box.bottom <= window.innerHeight;
+      });
+    // The page's own Back, the browser's, and the browser's after the conversation was reloaded (which empties the page's script).
+    for (const back of ['page', 'browser', 'reload'] as const) {
+      const opened = hits.nth(44);
+      await opened.scrollIntoViewIfNeeded();
+      const part = (await opened.getAttribute('data-part'))!;
+      await opened.click();
+      await page.locator('main[data-place="session"] .part--hit').waitFor();
+      if (back === 'reload') {
+        await page.reload();
+        await page.locator('main[data-place="session"] .part--hit').waitFor();
+      }
+      if (back !== 'page') await page.goBack();
+      else await page.getByRole('button', { name: '← Back' }).click();
+      await eventually(`after the ${back}'s Back all three pages are shown`, async () => ((await hits.count()) === 60 ? true : undefined));
+      await eventually(`after the ${back}'s Back the match opened has the focus`, async () => ((await focusedPart()) === part ? true : undefined));
+      expect(await inView(part)).toBe(true);
+      expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
+    }
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  // QA: a filter that matched nothing showed "0 of 7 projects" above an empty table.
+  it('a Projects filter matching nothing says so, with Clear filter back to the whole list', async () => {
+    const { page, problems } = await openPanel(browser, steward);
+    await page.evaluate(() => (window.location.hash = '#/projects'));
+    const filter = page.getByLabel('Filter');
+    await filter.fill('zzzz');
+    await page.getByText('No project matches “zzzz”.').waitFor();
+    expect(await page.locator('.project-table').count()).toBe(0);
+    await page.getByRole('button', { name: 'Clear filter' }).click();
+    expect(await page.evaluate(() => window.location.hash)).toBe('#/projects');
+    expect(await filter.inputValue()).toBe('');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('type'))).toBe('search');
+    expect(await page.locator('.project-link').count()).toBeGreaterThan(1);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  // QA: after scrolling Projects a little, Settings chosen in the side menu sat 40 px down.
+  it('a place chosen in the side menu opens at its top, wherever the page before was scrolled', async () => {
+    const { page, problems } = await openPanel(browser, steward);
+    await page.setViewportSize({ width: 1000, height: 500 });
+    await page.evaluate(() => (window.location.hash = '#/projects'));
+    await page.locator('.project-link').first().waitFor();
+    await page.evaluate(() => window.scrollTo(0, 120));
+    expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
+    await page.getByRole('navigation', { name: 'Places' }).getByRole('link', { name: 'Settings' }).click();
+    await page.locator('main[data-place="settings"]').waitFor();
+    await eventually('the heading has the focus', async () => ((await page.evaluate(() => document.activeElement?.matches('main h1') ?? false)) ? true : undefined));
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
   // QA: the Projects filter was lost after Ctrl-K and Back.
   it('the Projects filter is in the address: Ctrl-K then Back shows the list filtered as it was', async () => {
     const { page, problems } = await openPanel(browser, steward);

@@ -4,7 +4,7 @@ import { NotFound, ProjectByName } from '../places/not-found/index.js';
 import { placeById, type PlaceDefinition } from '../places/registry.js';
 import { SessionViewer } from '../places/sessions/index.js';
 import { focusSearch, usePanel } from '../store.js';
-import { headingOf, takePlaceChosen } from './focus.js';
+import { landOnPlace, takePlaceChosen } from './focus.js';
 import { Nav } from './Nav.js';
 import { NoToken } from './NoToken.js';
 import { StatusBar } from './StatusBar.js';
@@ -57,10 +57,10 @@ export function App(): ReactElement {
   const view = viewName(route, place, notFound);
   useSearchShortcut();
 
-  // A place chosen in the side menu: once its view is shown, its heading has the focus (never on the first load).
+  // A place chosen in the side menu: once its view is shown, it is at its top with its heading focused (never on the first load).
   useEffect(() => {
     const main = document.getElementById('main');
-    if (takePlaceChosen() && main) headingOf(main).focus();
+    if (takePlaceChosen() && main) landOnPlace(main);
   }, [route]);
 
   // The window title (and the app's title bar) carries the state in a word, as the tray does.

@@ -3,17 +3,17 @@ import { Icon } from '../components/index.js';
 import { placeHref, placeOf } from '../navigation.js';
 import { PLACES } from '../places/registry.js';
 import { usePanel } from '../store.js';
-import { headingOf, placeChosen } from './focus.js';
+import { landOnPlace, placeChosen } from './focus.js';
 
 /**
  * A place chosen here takes the focus to its page's heading once it is shown (App); a choice of the
- * address already shown changes no route, so its heading takes the focus at once. A click that opens
+ * address already shown changes no route, so it goes to its top with its heading focused at once (landOnPlace). A click that opens
  * a new tab or window moves nothing here.
  */
 function choose(event: MouseEvent<HTMLAnchorElement>): void {
   if (event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey || event.altKey) return;
   const main = document.getElementById('main');
-  if (event.currentTarget.getAttribute('href') === window.location.hash && main) headingOf(main).focus();
+  if (event.currentTarget.getAttribute('href') === window.location.hash && main) landOnPlace(main);
   else placeChosen();
 }
 

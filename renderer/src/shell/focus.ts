@@ -23,3 +23,13 @@ export function takePlaceChosen(): boolean {
 export function headingOf(main: HTMLElement): HTMLElement {
   return main.querySelector<HTMLElement>('h1') ?? main;
 }
+
+/**
+ * Lands on a place chosen in the menu: at its top, its heading focused. The window keeps the scroll of
+ * the page before, and a plain focus() then scrolled the heading into view just below it (the new page
+ * sat 40 px down), so the window goes to the top first and the focus moves nothing.
+ */
+export function landOnPlace(main: HTMLElement, view: Pick<Window, 'scrollTo'> = window): void {
+  view.scrollTo(0, 0);
+  headingOf(main).focus({ preventScroll: true });
+}

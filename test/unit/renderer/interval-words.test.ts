@@ -3,7 +3,7 @@ import { fieldProblems } from '../../../core/config/problems.js';
 import { intervalMs, intervalWords, problemWords } from '../../../renderer/src/places/settings/saving.js';
 
 /** What the config schema (core/config/schema.ts, `sweep.interval_ms`: 1 s to a week) says of an interval in milliseconds. */
-const intervalProblem = (ms: number) => fieldProblems({ sweep: { interval_ms: ms } })['sweep.interval_ms'];
+const intervalProblem = (ms: unknown) => fieldProblems({ sweep: { interval_ms: ms } })['sweep.interval_ms'];
 
 /** QA: the least interval, 1 s, was said as "0.017 minutes (1 second)". */
 describe('the check interval, said and typed in plain words', () => {
@@ -36,7 +36,37 @@ describe('the check interval, said and typed in plain words', () => {
   it('says the config’s bounds in the same words', () => {
     expect(problemWords(intervalProblem(-5), 'interval')).toBe('This must be at least 1 second.');
     expect(problemWords(intervalProblem(0), 'interval')).toBe('This must be at least 1 second.');
-    expect(problemWords(intervalProblem(604_800_001), 'interval')).toBe('This must be at most 10,080 minutes.');
+    expect(problemWords(intervalProblem(604_800_001), 'interval')).toBe('This must be at most 7 days.');
     expect(intervalProblem(1_000)).toBeUndefined();
+  });
+
+  // QA: "garbage", "10 days", "1 minute 30 seconds" and an empty box all said "This must be a number." though the box takes words.
+  it('says how to write an interval when what was typed is no duration, not that it must be a number', () => {
+    for (const typed of ['garbage', '', '10 fortnights']) {
+      expect(intervalMs(typed), typed).toBeUndefined();
+      expect(problemWords(intervalProblem(typed), 'interval'), typed).toBe('Write it as seconds, minutes, hours or days, such as 90 seconds or 5 minutes.');
+    }
+  });
+
+  it('reads days, and a duration in more than one unit', () => {
+    expect(intervalMs('1 day')).toBe(86_400_000);
+    expect(intervalMs('2 days')).toBe(172_800_000);
+    expect(intervalMs('10 days')).toBe(864_000_000);
+    expect(problemWords(intervalProblem(864_000_000), 'interval')).toBe('This must be at most 7 days.');
+    expect(intervalMs('1 minute 30 seconds')).toBe(90_000);
+    expect(intervalMs('1 hour, 30 minutes')).toBe(5_400_000);
+    expect(intervalMs('1 h 30 min')).toBe(5_400_000);
+    // Each piece names its unit: a bare number after another is no duration.
+    expect(intervalMs('5 minutes 3')).toBeUndefined();
+    expect(intervalMs('1 minute -30 seconds')).toBeUndefined();
+  });
+
+  it('says whole hours as hours and whole days as days', () => {
+    expect(intervalWords(7_200_000)).toBe('2 hours');
+    expect(intervalWords(3_600_000)).toBe('1 hour');
+    expect(intervalWords(5_400_000)).toBe('90 minutes');
+    expect(intervalWords(86_400_000)).toBe('1 day');
+    expect(intervalWords(604_800_000)).toBe('7 days');
+    for (const ms of [3_600_000, 7_200_000, 86_400_000]) expect(intervalMs(intervalWords(ms))).toBe(ms);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { headingOf, placeChosen, takePlaceChosen } from '../../../renderer/src/shell/focus.js';
+import { headingOf, landOnPlace, placeChosen, takePlaceChosen } from '../../../renderer/src/shell/focus.js';
 
 /** A stand-in for `main`, holding an h1 or not: the node environment has no DOM. */
 const main = (h1: object | null) => ({ querySelector: (selector: string) => (selector === 'h1' ? h1 : null) }) as unknown as HTMLElement;
@@ -18,5 +18,16 @@ describe('the focus after a place is chosen in the side menu', () => {
     expect(headingOf(main(h1))).toBe(h1);
     const bare = main(null);
     expect(headingOf(bare)).toBe(bare);
+  });
+});
+
+/** QA: after scrolling Projects a little and choosing Settings, the new page sat 40 px down (its heading scrolled into view by the focus). */
+describe('a place chosen in the side menu opens at its top', () => {
+  it('scrolls the window to the top and focuses the heading without scrolling it into view', () => {
+    const calls: string[] = [];
+    const h1 = { focus: (options?: FocusOptions) => calls.push(`focus preventScroll=${String(options?.preventScroll)}`) };
+    const view = { scrollTo: (x: number, y: number) => calls.push(`scrollTo ${x},${y}`) };
+    landOnPlace(main(h1), view);
+    expect(calls).toEqual(['scrollTo 0,0', 'focus preventScroll=true']);
   });
 });

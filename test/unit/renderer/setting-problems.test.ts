@@ -10,7 +10,7 @@ describe('a refused setting, said under its field', () => {
     // QA: the least was said as "0.017 minutes (1 second)"; the field now takes "1 second" as typed.
     expect(problemWords(intervalProblem(-3), 'interval')).toBe('This must be at least 1 second.');
     expect(problemWords(intervalProblem(0), 'interval')).toBe('This must be at least 1 second.');
-    expect(problemWords(intervalProblem(100_000), 'interval')).toBe('This must be at most 10,080 minutes.');
+    expect(problemWords(intervalProblem(100_000), 'interval')).toBe('This must be at most 7 days.');
   });
 
   it('a negative interval is told the same least as 0, not a least that 0 fails too', () => {

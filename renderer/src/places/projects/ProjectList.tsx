@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState, type ReactElement } from 'react';
 import type { ProjectListed } from '../../../../core/api/index.js';
-import { countOf, DataTable, EmptyState, ErrorBanner, formatCount, formatRelativeTime, Panel, PathText, PlaceHeader, type Column } from '../../components/index.js';
+import { Button, countOf, DataTable, EmptyState, ErrorBanner, formatCount, formatRelativeTime, Panel, PathText, PlaceHeader, type Column } from '../../components/index.js';
 import { useCall, useSectionLanding } from '../../hooks.js';
 import { replaceRoute, usePanel } from '../../store.js';
 import { projectHref, sessionHref } from '../../navigation.js';
@@ -66,6 +66,18 @@ const COLUMNS: readonly Column<ProjectListed>[] = [
   },
 ];
 
+/** A filter that matches no project: said with what was typed, instead of an empty table, with the way back to the whole list. */
+export function NoProjectMatches({ filter, onClear }: { filter: string; onClear: () => void }): ReactElement {
+  return (
+    <p className="project-no-match">
+      No project matches “{filter}”.{' '}
+      <Button variant="quiet" onClick={onClear}>
+        Clear filter
+      </Button>
+    </p>
+  );
+}
+
 /**
  * Every working directory the agents worked in, from `Projects.List`, refreshed after every sweep
  * tick: filtered by a box, sorted by any column, the project opened last highlighted.
@@ -78,6 +90,9 @@ export function ProjectList(): ReactElement {
   const filter = filterFrom(params);
   const setFilter = (text: string) => replaceRoute(listHref(params, text));
   const filterId = useId();
+  const filterBox = useRef<HTMLInputElement>(null);
+  // Clear filter goes with the line that held it: the box, now empty, takes the focus.
+  const clearFilter = () => (setFilter(''), filterBox.current?.focus());
   const table = useRef<HTMLDivElement>(null);
   const projects = list.data?.projects ?? [];
   const shown = projects.filter((p) => projectMatches(p, filter));
@@ -132,14 +147,18 @@ export function ProjectList(): ReactElement {
         <>
           <div className="project-filter">
             <label htmlFor={filterId}>Filter</label>
-            <input id={filterId} className="input" type="search" value={filter} onChange={(e) => setFilter(e.currentTarget.value)} placeholder="Name, folder, repository or notes" />
+            <input ref={filterBox} id={filterId} className="input" type="search" value={filter} onChange={(e) => setFilter(e.currentTarget.value)} placeholder="Name, folder, repository or notes" />
             <span className="muted" role="status">
               {filter === '' ? countOf(projects.length, 'project') : `${formatCount(shown.length)} of ${countOf(projects.length, 'project')}`}
             </span>
           </div>
-          <div ref={table} className="project-table">
-            <DataTable caption="Projects" columns={COLUMNS} rows={shown} rowKey={(p) => p.projectKey} selectedKey={selected} initialSort={{ header: 'Last activity', direction: 'descending' }} />
-          </div>
+          {shown.length === 0 ? (
+            <NoProjectMatches filter={filter} onClear={clearFilter} />
+          ) : (
+            <div ref={table} className="project-table">
+              <DataTable caption="Projects" columns={COLUMNS} rows={shown} rowKey={(p) => p.projectKey} selectedKey={selected} initialSort={{ header: 'Last activity', direction: 'descending' }} />
+            </div>
+          )}
           <Panel title="Project notes">
             <SweepAll onDone={list.reload} />
           </Panel>

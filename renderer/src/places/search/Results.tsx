@@ -6,13 +6,27 @@ import { moreLikeIt } from '../../../../core/api/reading.js';
 import { Highlighted } from './Highlighted.js';
 import { hitLabel } from './sentences.js';
 
-/** The part opened last: Back returns to the results with it focused again. */
-let lastOpened: string | undefined;
+/**
+ * The match opened from a search is kept in the search's own history entry (`history.state`), not in the
+ * page's script: Back finds it there after the conversation was reloaded too (QA: the pages then came
+ * back at their top, the focus on the page's body), and only Back to that search focuses it.
+ */
+const OPENED = 'searchOpened';
 
-/** The part opened last, once: the results focus it after Back, then forget it. */
-export function takeLastOpened(): string | undefined {
-  const part = lastOpened;
-  lastOpened = undefined;
+type Entry = Pick<History, 'state' | 'replaceState'>;
+
+const stateOf = (entry: Entry): Record<string, unknown> => (typeof entry.state === 'object' && entry.state !== null ? (entry.state as Record<string, unknown>) : {});
+
+/** Opening a match: the entry shown (the search) remembers it, beside whatever else it holds; its address stays. */
+export function rememberOpened(partId: string, entry: Entry = window.history): void {
+  entry.replaceState({ ...stateOf(entry), [OPENED]: partId }, '');
+}
+
+/** The match opened from the search shown, once: the results focus it after Back, and the entry forgets it. */
+export function takeLastOpened(entry: Entry = window.history): string | undefined {
+  const { [OPENED]: part, ...rest } = stateOf(entry);
+  if (typeof part !== 'string') return undefined;
+  entry.replaceState(rest, '');
   return part;
 }
 
@@ -37,7 +51,7 @@ export function SessionGroup({ session, sessionId, hits }: { session: SearchSess
       <ul className="search-hits">
         {hits.map((hit) => (
           <li key={hit.partId}>
-            <a className="search-hit" href={sessionHref(sessionId, hit.partId)} data-hit="" data-part={hit.partId} onClick={() => (lastOpened = hit.partId)}>
+            <a className="search-hit" href={sessionHref(sessionId, hit.partId)} data-hit="" data-part={hit.partId} onClick={() => rememberOpened(hit.partId)}>
               <span className="search-hit__who">
                 {hitLabel(hit, session?.parentKind === 'subagent', session?.app ?? providerLabel(hit.provider))}
                 {hit.ts !== null && <time dateTime={new Date(hit.ts).toISOString()}> · {formatDateTime(hit.ts)}</time>}

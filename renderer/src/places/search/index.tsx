@@ -39,12 +39,19 @@ export function SearchPlace(): ReactElement {
     if (focusCount > 0) box.current?.focus();
   }, [focusCount]);
   useEffect(() => {
-    // Back from a conversation: the hit that was opened takes the focus again (the box, when the
-    // conversation was forgotten meanwhile and its hit is gone).
-    const opened = search.result ? takeLastOpened() : undefined;
+    // Back from a conversation: once every page the address names is shown, the hit that was opened takes
+    // the focus again, in the middle of the window (the box, when the conversation was forgotten meanwhile
+    // and its hit is gone).
+    const opened = search.result && !search.loading ? takeLastOpened() : undefined;
     if (opened === undefined) return;
-    (results.current?.querySelector<HTMLAnchorElement>(`a[data-part="${CSS.escape(opened)}"]`) ?? box.current)?.focus();
-  }, [search.result]);
+    const hit = results.current?.querySelector<HTMLAnchorElement>(`a[data-part="${CSS.escape(opened)}"]`);
+    if (!hit) {
+      box.current?.focus();
+      return;
+    }
+    hit.focus({ preventScroll: true });
+    hit.scrollIntoView({ block: 'center' });
+  }, [search.result, search.loading]);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();

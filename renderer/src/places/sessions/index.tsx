@@ -1,6 +1,6 @@
 import { useEffect, useState, type ReactElement } from 'react';
 import type { ForgetCover } from '../../../../core/api/index.js';
-import { EmptyState, ErrorBanner, formatPastTime, PlaceHeader } from '../../components/index.js';
+import { EmptyState, ErrorBanner, formatPastTime, formatRelativeTime, PlaceHeader } from '../../components/index.js';
 import { useAction, useCall, useEvent } from '../../hooks.js';
 import { sessionHref } from '../../navigation.js';
 import { NotFoundTitle } from '../not-found/index.js';
@@ -145,7 +145,8 @@ function ReloadedUnforgotten({ unforgotten, check }: { unforgotten: Unforgotten;
  * Why a conversation is not in Steward, as `Forget.Of` answers and the CLI says it (forgottenOrWhole):
  * the person forgot it, the conversation it is a subagent of, or the project it was in (each record
  * says when, with the way back); unforgotten in this tab and not back yet (`unforgotten`, kept by the
- * tab: see unforgotten.ts); or no conversation has this id, said plainly, with no guessed reason.
+ * tab: see unforgotten.ts); or no conversation has this id: perhaps not imported yet (the next check, or
+ * Check now, brings it), perhaps mistyped.
  * `lift`: see useLift; `check`: see useCheck.
  */
 export function ConversationNotHeld({
@@ -154,34 +155,48 @@ export function ConversationNotHeld({
   lift: given,
   check: givenCheck,
   unforgotten = unforgottenOf(sessionId),
+  nextCheckAt = null,
 }: {
   sessionId: string;
   record: ForgetCover | null;
   lift?: Lift;
   check?: Check;
   unforgotten?: Unforgotten | undefined;
+  /** When the next scheduled check runs (Sweep.Status's `nextTickAt`); null when none is scheduled. */
+  nextCheckAt?: number | null;
 }): ReactElement {
   const lift = useLift(given);
   const check = useCheck(givenCheck);
   useKeepLift(sessionId, lift);
   if (record) return <ForgotOrLifted record={record} lift={lift} check={check} />;
   if (unforgotten) return <ReloadedUnforgotten unforgotten={unforgotten} check={check} />;
+  // A transcript written since the last check is not imported yet: the next check (or Check now) brings it, and the viewer shows it once one has.
   return (
     <EmptyState icon="search" title="This conversation is not in Steward">
       <NotFoundTitle />
       <p>
-        No conversation in Steward has the id <code>{sessionId}</code>. It may be mistyped, or only part of an id: the address needs the whole id, as Search and a project&rsquo;s
-        conversations link to it.
+        No conversation in Steward has the id <code>{sessionId}</code>. If its transcript was written since Steward last checked, it appears with Steward&rsquo;s next check
+        {nextCheckAt != null && (
+          <>
+            {' ('}
+            <time dateTime={new Date(nextCheckAt).toISOString()}>{formatRelativeTime(nextCheckAt)}</time>
+            {')'}
+          </>
+        )}
+        , or at once with Check now. It may be mistyped, or only part of an id: the address needs the whole id, as Search and a project&rsquo;s conversations link to it.
       </p>
+      <CheckNow check={check} />
     </EmptyState>
   );
 }
 
 function NotInSteward({ sessionId, check }: { sessionId: string; check: Check }): ReactElement {
   const cover = useCall('Forget.Of', { sessionId });
+  // When the next check is, if the schedule knows (none while paused, or with no schedule).
+  const sweep = useCall('Sweep.Status', {}, { refreshOn: ['sweep.tick', 'app.status'] });
   // Until the owner answers (or if it cannot), nothing is said of why: the plain words are said once it has.
   if (!cover.data && !cover.error) return <p className="muted">Looking for this conversation…</p>;
-  return <ConversationNotHeld sessionId={sessionId} record={cover.data?.record ?? null} check={check} />;
+  return <ConversationNotHeld sessionId={sessionId} record={cover.data?.record ?? null} check={check} nextCheckAt={sweep.data?.nextTickAt ?? null} />;
 }
 
 function NotLoaded({ sessionId, error, onRetry, check }: { sessionId: string; error: Error; onRetry: () => void; check: Check }): ReactElement {
@@ -245,7 +260,7 @@ export function SessionViewer({ sessionId, partId }: { sessionId: string; partId
       showSecrets={showSecrets}
       onShowSecrets={setShowSecrets}
       onForgotten={(wipeAsked) => setForgotten({ wipeAsked, openedThen: pages.opened })}
-      notice={check.data && `${checkedSentence(check.data)} Steward holds this conversation again.`}
+      notice={check.data && `${checkedSentence(check.data)} Steward holds this conversation now.`}
     />
   );
 }

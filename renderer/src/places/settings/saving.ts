@@ -58,18 +58,26 @@ export type FieldUnit = 'interval' | 'days' | 'calls';
 
 const SECOND = 1_000;
 const MINUTE = 60_000;
-/** The units a typed interval may name ("90 s", "5 min", "1 hour"); a bare number is minutes, as the field always took. */
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+/** The units a typed interval may name ("90 s", "5 min", "1 hour", "1 day"); a bare number is minutes, as the field always took. */
 const INTERVAL_UNITS: ReadonlyArray<[RegExp, number]> = [
   [/^(s|secs?|seconds?)$/, SECOND],
   [/^(|m|mins?|minutes?)$/, MINUTE],
-  [/^(h|hrs?|hours?)$/, 60 * MINUTE],
+  [/^(h|hrs?|hours?)$/, HOUR],
+  [/^(d|days?)$/, DAY],
 ];
 
+/** What the interval box says when what was typed is no duration (the config would only say it must be a number). */
+export const INTERVAL_FORMAT = 'Write it as seconds, minutes, hours or days, such as 90 seconds or 5 minutes.';
+
 /**
- * An interval in plain words: whole minutes as minutes ("5 minutes"), anything else as seconds ("1 second",
- * "90 seconds"), never a fraction of a minute. Read back by intervalMs to the same milliseconds.
+ * An interval in plain words, in the largest unit it is a whole number of ("2 hours", "5 minutes", "90
+ * seconds"), never a fraction of a minute. Read back by intervalMs to the same milliseconds.
  */
 export function intervalWords(ms: number): string {
+  if (ms > 0 && ms % DAY === 0) return countOf(ms / DAY, 'day');
+  if (ms > 0 && ms % HOUR === 0) return countOf(ms / HOUR, 'hour');
   return ms % MINUTE === 0 ? countOf(ms / MINUTE, 'minute') : countOf(ms / SECOND, 'second');
 }
 
@@ -77,14 +85,28 @@ export function intervalWords(ms: number): string {
 const MARKS = Object.fromEntries(new Intl.NumberFormat(undefined).formatToParts(12_345.6).map((part) => [part.type, part.value]));
 const escaped = (mark: string) => mark.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const GROUPING = new RegExp(`(?<=\\d)${escaped(MARKS.group ?? ',')}(?=\\d{3}(?!\\d))`, 'g');
+const unitOf = (word: string) => INTERVAL_UNITS.find(([words]) => words.test(word.toLowerCase()))?.[1];
 
-/** The milliseconds a typed interval says ("90 seconds", "5 min", "5"), or undefined when it says none. */
+/**
+ * The milliseconds a typed interval says ("90 seconds", "5 min", "5", "1 minute 30 seconds"), or
+ * undefined when it says none. In more than one piece, each names its unit and none is negative.
+ */
 export function intervalMs(text: string): number | undefined {
-  const plain = text.trim().replace(GROUPING, '').replace(MARKS.decimal ?? '.', '.');
+  const plain = text.trim().replace(GROUPING, '').replaceAll(MARKS.decimal ?? '.', '.');
   const typed = /^(-?\d+(?:\.\d+)?)\s*([a-z]*)$/i.exec(plain);
-  if (!typed) return undefined;
-  const unit = INTERVAL_UNITS.find(([words]) => words.test(typed[2]!.toLowerCase()))?.[1];
-  return unit === undefined ? undefined : Math.round(Number(typed[1]) * unit);
+  if (typed) {
+    const unit = unitOf(typed[2]!);
+    return unit === undefined ? undefined : Math.round(Number(typed[1]) * unit);
+  }
+  const pieces = plain.split(/\s*,\s*|\s+(?=\d)/);
+  let ms = 0;
+  for (const piece of pieces) {
+    const part = /^(\d+(?:\.\d+)?)\s*([a-z]+)$/i.exec(piece);
+    const unit = part ? unitOf(part[2]!) : undefined;
+    if (!part || unit === undefined) return undefined;
+    ms += Number(part[1]) * unit;
+  }
+  return Math.round(ms);
 }
 
 /** A limit in the field's unit: the interval in the words the field shows it in, however the schema counts (milliseconds, `interval_ms`). */
@@ -96,6 +118,8 @@ function limitWords(limit: number, unit: FieldUnit): string {
 export function problemWords(problem: Problem | undefined, unit?: FieldUnit): string | undefined {
   if (!problem) return undefined;
   const bound = problem.minimum ?? problem.maximum;
+  // The box takes words: a refusal of its type means what was typed is no duration.
+  if (bound === undefined && unit === 'interval') return INTERVAL_FORMAT;
   if (bound === undefined || unit === undefined) return `This ${problem.message}.`;
   return `This must be ${problem.minimum !== undefined ? 'at least' : 'at most'} ${limitWords(bound, unit)}.`;
 }
