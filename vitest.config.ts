@@ -25,6 +25,7 @@ const TIMED = [
   'test/unit/history/parts-pages.test.ts',
   'test/unit/secrets/attack-followups-3.test.ts',
   'test/unit/secrets/attack-followups-7.test.ts',
+  'test/unit/secrets/attack-followups-8.test.ts',
   'test/unit/secrets/backtracking.test.ts',
   'test/integration/sweeper/projects-list-holds.test.ts',
   'test/unit/sweeper/pauses.test.ts',

@@ -111,25 +111,31 @@ const DOCUMENT_WORDS = [
 function isPlaceholder(value: string): boolean {
   return PLACEHOLDER.test(value) || DOCUMENT_WORDS.some((words) => words.test(value));
 }
-/** A format's numbered placeholder (`{0}`, `{0,-8}`, `{1:x}`, .NET's and Python's): filled in later, no secret. */
-const FORMAT_INDEX = /^\{\d{1,3}(?:,-?\d{1,4})?(?::[^{}]{0,32})?\}$/;
-/** A name in braces (`{name}`, `{db.Password}`): an interpolated string's placeholder, unless the name looks made (`{Hx7mQ2z}`). */
+/** A format's numbered placeholder (`{0}`, `{0,-8}`, `{1:x}`, `{0:yyyy-MM-dd HH:mm}`, .NET's and Python's): filled in later, no secret. */
+const FORMAT_PLACEHOLDER = String.raw`\{\d{1,3}(?:,-?\d{1,4})?(?::[^{}\r\n]{0,32})?\}`;
+const FORMAT_INDEX = new RegExp(String.raw`^${FORMAT_PLACEHOLDER}$`);
+/** A name in braces (`{name}`, `{db.Password}`): an interpolated string's placeholder when it has no digit or names a credential (BRACED_CREDENTIAL). */
 const BRACED_NAME = /^\{[A-Za-z_][\w.]{0,63}\}$/;
+/** A credential's word in a braced name (`{dbPassword2}`, `{api_key1}`): a placeholder's, digits and all. */
+const BRACED_CREDENTIAL = /pass|pwd|secret|key|token/i;
 
 /** Whether a bare value is one in braces (BRACED): judged by isBracedSecret, where isLiteralValue takes any such for a placeholder. */
 function isBraced(value: string): boolean {
-  return /^\{[^{}]*\}$/.test(value);
+  return /^\{(?:[^{}]|\}\})*\}$/.test(value);
 }
 
 /**
  * Whether a bare value in braces is a password: ODBC braces one that holds a `;` (`Pwd={Hx7;mQ2z};`), and a
  * connection string built by a format names its placeholders (`Password={0};`, `{password}`), which are none.
- * Risk: a braced password that reads as a name (`{hunter}`) is left shown.
+ * A name with a digit is a placeholder only when it names a credential (`{dbPassword2}`): `{hunter2}`,
+ * `{x9k2m7q4}` and `{s3cr3t_pw}` are judged as any value is (isLiteralValue), and hidden whole.
+ * Risk: a braced password of letters alone that reads as a name (`{hunter}`) is left shown.
  */
 function isBracedSecret(value: string): boolean {
   const inner = value.slice(1, -1);
   if (!/[\p{L}\p{N}]/u.test(inner) || FORMAT_INDEX.test(value)) return false;
-  return !BRACED_NAME.test(value) || isMadePass(inner);
+  if (!BRACED_NAME.test(value)) return true;
+  return /\d/.test(inner) && !BRACED_CREDENTIAL.test(inner) && isLiteralValue(inner);
 }
 
 /** A code expression rather than a literal: a call, a member access, an index, an environment read. */
@@ -178,6 +184,19 @@ function isDirectory(name: string | undefined, raw: string): boolean {
   const underHome = /^~[/\\]([^/\\]+)[/\\]?$/.exec(path);
   if (underHome?.[1] !== undefined && isMadePass(underHome[1]) && !/^[A-Za-z0-9]+(?:[-_.][A-Za-z0-9]+)+$/.test(underHome[1])) return false;
   return /^(?:~(?:[/\\][\w.@~+-]+)*[/\\]?|(?:\.{1,2}|[A-Za-z]:)?(?:[/\\][\w.@~+-]+){2,}[/\\]?)$/.test(path);
+}
+
+/**
+ * A shell's working directory in a `;`-separated line that reads as a connection string (`PWD=/home/ana;SERVER=x;`,
+ * an environment dumped on one line): a directory (isDirectory) written out in full, as a shell does, whose folders
+ * read as names: none mixes letters with digits or holds `+` or `=` (base64's). So `Pwd=/a/Xk9mQ2zLw;`,
+ * `Pwd=/kT9x/Qm2+Lw;` and `Pwd=~/hunter2;` beside a server are passwords.
+ * Risk: a password that is a path of words (`Pwd=/correct/horse;`) is left shown.
+ */
+function isShellDirectory(name: string | undefined, raw: string): boolean {
+  const path = strip(raw);
+  if (!isDirectory(name, raw) || path.startsWith('~')) return false;
+  return path.split(/[/\\]/).every((folder) => !/[+=]/.test(folder) && !hasLettersAndDigits(folder));
 }
 
 /**
@@ -435,13 +454,19 @@ const NAME_QUOTE = String.raw`(?:\\{4}(?:\\\\){0,${DEEPEST}}\\["']|\\?["']?)`;
  * The spaces around the sign are bounded: an unbounded run was scanned back from every position of a long
  * one (20,000 spaces took 0.6 s). 32, not the prose shapes' 8: `terraform fmt` and YAML align values in a column.
  */
-const ASSIGN = String.raw`${NAME_QUOTE}\s{0,32}(?:=|:=|:|=>)\s{0,32}\\?`;
+const ASSIGN = String.raw`${NAME_QUOTE}\s{0,32}(?:=|:=|:|=>)(?:(?<=:)[*_]{1,3})?\s{0,32}\\?`;
 /**
  * ASSIGN, or an arrow between spaces (`password -> hunter2Xy!`); not `$user->password->hash`, code's member access.
- * Markdown's bold or italics (`**`, `__`, `*`, `_`) may close before the colon or after it (`**Password**: …`,
- * `* **Password:** …`, `__Password:__ …`, an agent's answer); `bold` and `boldAfter` say it was there (isBoldProse).
+ * Markdown's bold or italics (`**`, `__`, `*`, `_`, both: `***`, `_**`) may close before the colon or after it
+ * (`**Password**: …`, `* **Password:** …`, `__Password:__ …`, an agent's answer); `bold` and `boldAfter` say it was
+ * there (isBoldProse). The marks after the colon are the label's, not the value's (LABEL_MARKS_AFTER).
  */
-const PASSWORD_ASSIGN = String.raw`(?<bold>\*\*?|__?)?${NAME_QUOTE}(?:\s{0,32}(?:=|:=|:|=>)(?<boldAfter>(?<=:)(?:\*\*?|__?))?|\s{1,32}(?<arrow>->)(?=\s))\s{0,32}\\?`;
+const PASSWORD_ASSIGN = String.raw`(?<bold>[*_]{1,3})?${NAME_QUOTE}(?:\s{0,32}(?:=|:=|:|=>)(?<boldAfter>(?<=:)[*_]{1,3})?|\s{1,32}(?<arrow>->)(?=\s))\s{0,32}\\?`;
+/**
+ * A value that would start inside the two or three marks closing a label (`**Password:**hunter2x`, `***…:***`): the
+ * value starts after them, and they stay shown. One mark may start a value (`password:*Xk9`).
+ */
+const LABEL_MARKS_AFTER = String.raw`(?<=:)[*_]{2}|(?<=:[*_]{1,2})[*_]`;
 /** Where a name starts: not inside a longer identifier or dotted path. */
 const NAME_START = String.raw`(?<![A-Za-z0-9_.-])`;
 const AWS_KEY_ID = String.raw`\b(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[0-9A-Z]{16}\b`;
@@ -449,9 +474,9 @@ const AWS_KEY_ID_STARTS = ['akia', 'asia', 'abia', 'acca', 'a3t'];
 /**
  * What an assigned value follows (the end of ASSIGN or a quote), looked at first: the name's long
  * look-behind then runs only there, which takes a quarter off the assignment shapes' time and pays for
- * the prose shapes below.
+ * the prose shapes below. A label's closing bold may stand between (`**Password:**hunter2x`).
  */
-const AFTER_SIGN = String.raw`(?<=[\s=:>"'\`\\„])`;
+const AFTER_SIGN = String.raw`(?<=[\s=:>"'\`\\„]|:[*_]{1,3})`;
 /**
  * A quoted value (spaces allowed), or a bare one; a bare identifier followed by `,;)}` is code, not a value.
  * In plain quotes an escaped quote is the value's own (`"it\\"s-a-s3cret"` in JSON text); in escaped quotes
@@ -520,10 +545,12 @@ const NESTED_QUOTED = String.raw`(?<=\\(?<nq>["'\`]))(?:[^"'\`\n]|(?!\k<nq>)["'\
  */
 const DEEP_QUOTED = String.raw`(?<=(?<!\\)(?<dr>${DEEP_RUN})(?<dq>["']))(?:(?!\k<dr>\k<dq>)[^"'\`\n]|(?!\k<dq>)["'\`]){0,99}(?:[^"'\`\n\\]|(?!\k<dq>)["'\`])(?=\k<dr>\k<dq>)`;
 /**
- * A bare value in braces, read whole: a format's placeholder (`Password={0};`, `{name}`) is left whole, an ODBC
- * password braced round a `;` hidden whole (isBracedSecret); read as a bare value, `{0` was hidden and `}` left.
+ * A bare value in braces, read whole: a format's placeholder (`Password={0};`, `{0:yyyy-MM-dd HH:mm}`, `{name}`)
+ * is left whole, an ODBC password braced round a `;` hidden whole (isBracedSecret); read as a bare value, `{0` was
+ * hidden and `}` left.
+ * ODBC writes a `}` inside braces twice (`{P@ss}}w0rd}`): read as the value's own, not its end.
  */
-const BRACED = String.raw`\{[^{}\s"'\`\\]{1,128}\}`;
+const BRACED = String.raw`\{(?:\d{1,3}(?:,-?\d{1,4})?:[^{}\r\n"'\`\\]{1,32}|(?:[^{}\s"'\`\\]|\}\}){1,128})\}`;
 const ASSIGNED_VALUE = String.raw`(?:${OWN_QUOTED}|(?<=(?<!\\)["'\`])(?![ \t]*\r?\n)(?:${QUOTED_CHAR})(?:${QUOTED_CHAR}|\r?\n){0,99}(?=["'\`])|(?<=„)[^“”\n]{1,100}(?=[“”])|${DEEP_QUOTED}|${NESTED_QUOTED}|(?<=\\["'\`])(?!\s*\n)(?:[^"'\`]|${NESTED_OWN_QUOTE}){0,99}[^"'\`\n\\](?=\\?["'\`])|(?<!["'\`])(?!„)(?:${BRACED}(?!${BARE_CHAR})|[A-Za-z_$][\w$]*(?!${BARE_CHAR})(?![,;)}])|(?![A-Za-z_$][\w$]*(?!${BARE_CHAR}))${BARE_CHAR}+))`;
 
 /**
@@ -849,13 +876,23 @@ const YAML_BREAK = String.raw`(?:\r?\n|(?:\\r)?\\n)`;
 /** A character of a YAML block's line: none that breaks it, written out or not, nor an escaped quote (a JSON string's end) or backslash. */
 const YAML_CHAR = String.raw`(?:[^\\\r\n]|\\[^rn\r\n"'\\])`;
 /**
+ * What opens each line of a file shown with its lines numbered (Claude Code's Read: `     2→`; `cat -n`: `     2\t`)
+ * or of a diff's added lines (`+`): before the YAML's own indentation, which a block's is compared by. Without it
+ * the key read as inside a line (isProseBlock) and the value as `3→    Xk9…`, a line with a space in it.
+ */
+const LINE_MARK = String.raw`(?:[ \t]{0,8}\d{1,7}(?:→|\t)|\+(?![+-]))`;
+/** A line's mark taken whenever it is there: else a block's indentation (`\k<bi>`) was read in the next line's mark, and the block ran on. */
+const LINE_MARKED = String.raw`(?:${LINE_MARK}|(?!${LINE_MARK}))`;
+/**
  * A YAML block scalar (`password: |`, `>-`, `|+2`, a comment after it) and its value: the lines after it that
  * start with the first one's indentation (`bi`), blank lines between. The key, perhaps quoted (`kq`, escaped in
  * a JSON reading), starts its line (`ki`, its indentation; perhaps a list's `- `) or a string (`ks`: a JSON
- * string's quote), or follows what no name holds (`I pasted password: |`, grep's `.env:3:`; isProseBlock). Each
- * line is read to its end and the next must open with a break: read one way only.
+ * string's `"`; after `'` it reads as inside a line, as `'password: |\n  must be indented'` in code is prose), or
+ * follows what no name holds (`I pasted password: |`, grep's `.env:3:`; isProseBlock). Each
+ * line is read to its end and the next must open with a break: read one way only. Each line may open with a
+ * mark of the file it was read from (LINE_MARK), the indentation measured after it.
  */
-const YAML_BLOCK = String.raw`(?:(?<=^|\n|\\n)(?<ki>[ \t]{0,64})(?:-[ \t]{1,8})?|(?<=["'\`])(?<ks>)|(?<![A-Za-z0-9_.-]))(?<kq>\\{0,7}["']|)(?<name>[A-Za-z0-9_.-]{1,128})\k<kq>[ \t]{0,32}:[ \t]{1,32}[|>](?:[1-9][+-]?|[+-][1-9]?)?[ \t]{0,32}(?:#${YAML_CHAR}{0,200})?(?:${YAML_BREAK}[ \t]{0,64}){0,8}?${YAML_BREAK}(?<bi>[ \t]{1,64})(?<value>[^\s\\]${YAML_CHAR}{0,500}(?:(?:${YAML_BREAK}[ \t]{0,64}){0,8}?${YAML_BREAK}\k<bi>${YAML_CHAR}{1,500}){0,200})`;
+const YAML_BLOCK = String.raw`(?:(?<=^|\n|\\n)${LINE_MARKED}(?<ki>[ \t]{0,64})(?:-[ \t]{1,8})?|(?<=")(?<ks>)|(?<![A-Za-z0-9_.-]))(?<kq>\\{0,7}["']|)(?<name>[A-Za-z0-9_.-]{1,128})\k<kq>[ \t]{0,32}:[ \t]{1,32}[|>](?:[1-9][+-]?|[+-][1-9]?)?[ \t]{0,32}(?:#${YAML_CHAR}{0,200})?(?:${YAML_BREAK}${LINE_MARKED}[ \t]{0,64}){0,8}?${YAML_BREAK}${LINE_MARKED}(?<bi>[ \t]{1,64})(?<value>[^\s\\]${YAML_CHAR}{0,500}(?:(?:${YAML_BREAK}${LINE_MARKED}[ \t]{0,64}){0,8}?${YAML_BREAK}${LINE_MARKED}\k<bi>${YAML_CHAR}{1,500}){0,200})`;
 /**
  * Whether a block after a key inside a line (`I pasted password: |`, neither a YAML line's key nor a string's
  * first word) is a value: one line that looks made (letters and digits, no space). Such a key is as often prose
@@ -866,10 +903,11 @@ function isProseBlock(value: string): boolean {
   return !/\s/.test(value) && hasLettersAndDigits(value);
 }
 /**
- * A YAML block's marker and the line break after it written out (`password: |\n  …` in a string in code), read
- * as a bare value: no password. Hidden, it took the marker, and the block's value was hidden apart by another shape.
+ * A YAML block's marker (`password: |2`, its indentation given), perhaps with the line break after it written
+ * out (`password: |\n  …` in a string in code), read as a bare value: no password. Hidden, it took the marker,
+ * and the block's value was hidden apart by another shape.
  */
-const WRITTEN_BLOCK_MARKER = /^[|>](?:[1-9][+-]?|[+-][1-9]?)?(?:\\r)?\\n$/;
+const WRITTEN_BLOCK_MARKER = /^[|>](?:[1-9][+-]?|[+-][1-9]?)?(?:(?:\\r)?\\n)?$/;
 const WHOLE_PASSWORD_NAME = new RegExp(String.raw`^${PASSWORD_NAME}$`, 'i');
 const WHOLE_TOKEN_NAME = new RegExp(String.raw`^${TOKEN_NAME}$`, 'i');
 
@@ -936,9 +974,9 @@ const MORE_COMMAND_SHAPES: readonly SecretShape[] = [
     // as an identifier before `;` is code to password-assignment). Each part ends at its `;`, a key at its `=`:
     // read one way only.
     // A password first (`Password=hunter2;Server=db;Uid=sa;`) is read so when such a key follows it in the list.
-    pattern: new RegExp(String.raw`(?:\b${CONNECTION_HOST}[ \t]{0,8}=[^;\n]{0,200};${CONNECTION_PARTS}[ \t]{0,8}|(?<![\w.-])(?=(?:password|pwd)[ \t]{0,8}=[^;\n]{1,128};${CONNECTION_PARTS}[ \t]{0,8}${CONNECTION_HOST}[ \t]{0,8}=))(?<name>password|pwd)[ \t]{0,8}=[ \t]{0,8}(?<value>\{[^{}\n]{1,128}\}(?![^;\n"'\\])|[^;\n"'\\]{1,128}(?![^;\n"'\\]))`, 'gi'),
-    // A braced value is read whole (isBracedSecret); `PWD=/home/ana;SERVER=x;` is a shell's working directory (isDirectory).
-    accept: (m, g) => (isBraced(m) ? isBracedSecret(m) : isLiteralValue(m.trim())) && !isDirectory(g?.name, m),
+    pattern: new RegExp(String.raw`(?:\b${CONNECTION_HOST}[ \t]{0,8}=[^;\n]{0,200};${CONNECTION_PARTS}[ \t]{0,8}|(?<![\w.-])(?=(?:password|pwd)[ \t]{0,8}=[^;\n]{1,128};${CONNECTION_PARTS}[ \t]{0,8}${CONNECTION_HOST}[ \t]{0,8}=))(?<name>password|pwd)[ \t]{0,8}=[ \t]{0,8}(?<value>\{(?:[^{}\n]|\}\}){1,128}\}(?![^;\n"'\\])|[^;\n"'\\]{1,128}(?![^;\n"'\\]))`, 'gi'),
+    // A braced value is read whole (isBracedSecret); `PWD=/home/ana;SERVER=x;` is a shell's working directory (isShellDirectory).
+    accept: (m, g) => (isBraced(m) ? isBracedSecret(m) : isLiteralValue(m.trim())) && !isShellDirectory(g?.name, m),
     needs: ['server', 'data source', 'uid', 'user id'],
   },
   {
@@ -1112,8 +1150,9 @@ export const SECRET_SHAPES: readonly SecretShape[] = [
   {
     id: 'password-assignment',
     // Only a quoted value starts at white space: in a run of it the name's look-behind, which reads back over up to
-    // 32 of it, is not tried (1 MB of spaces after `password: |` took 230 ms, most of a redaction's).
-    pattern: new RegExp(String.raw`${AFTER_SIGN}(?:(?<=["'\`„])|(?!\s))(?<=${NAME_START}(?<name>${PASSWORD_NAME})${PASSWORD_ASSIGN}(?<vq>${valueQuote(String.raw`["'\`„]`)}))${ASSIGNED_VALUE}`, 'gi'),
+    // 32 of it, is not tried (1 MB of spaces after `password: |` took 230 ms, most of a redaction's). A length is no
+    // value (`**Password:** 12 characters minimum`), nor a label's closing marks (LABEL_MARKS_AFTER).
+    pattern: new RegExp(String.raw`${AFTER_SIGN}(?:(?<=["'\`„])|(?!\s))(?<=${NAME_START}(?<name>${PASSWORD_NAME})${PASSWORD_ASSIGN}(?<vq>${valueQuote(String.raw`["'\`„]`)}))(?!${LABEL_MARKS_AFTER}|${PROSE_LENGTH})${ASSIGNED_VALUE}`, 'gi'),
     // After an arrow a plain word is code (`hash :: Password -> IO Digest`), not a password.
     accept: (m, g) => (!g?.vq && isBraced(m) ? isBracedSecret(m) : isLiteralValue(m)) && !WRITTEN_BLOCK_MARKER.test(m) && isPasswordVariable(g?.name) && !isDirectory(g?.name, m) && !(g?.arrow !== undefined && /^[A-Za-z_$][A-Za-z_$]*$/.test(strip(m))) && !isAfterClosingQuote(m) && !isBoldProse(m, g),
     needs: ['pass', 'pwd', 'kennwort', 'rediscli_auth'],
@@ -1163,6 +1202,22 @@ export const SECRET_SHAPES: readonly SecretShape[] = [
     needs: ['pass', 'pw', 'pin', 'kennwort'],
   },
   {
+    id: 'markdown-password',
+    // A password in Markdown that no assignment reads: a table's cell that names a password and the next that holds
+    // it (`| Password | Xk9mQ2zLw9 |`, the name in bold, the value in backticks), not in a header row (a `|---|` row
+    // under it names columns); or a label (`**Password:**`, perhaps words after it: `See below`) and the value alone
+    // in the fenced block on the lines after. The row's or fence's end is looked at, not taken: the value ends the
+    // match. A value of letters alone (`| password | required |`) is a description, one with a space a sentence; a
+    // shell's pipes hold no such cell. Risk: a letters-only password in a table, or a fenced one of several lines or
+    // words, is left shown.
+    pattern: new RegExp(
+      String.raw`(?:(?<=\|[ \t]{0,8})(?:\*\*|__)?${PASSWORD_NAME}(?:\*\*|__)?[ \t]{0,8}\|[ \t]{0,8}\`?|${NAME_START}${PASSWORD_NAME}[*_]{0,3}:[*_]{0,3}[^\n\`]{0,80}\r?\n[ \t]{0,8}\`{3}[\w-]{0,20}[ \t]{0,8}\r?\n[ \t]{0,8})(?<value>[^|\`\s]{1,200})(?=\`?[ \t]{0,8}\|(?![^\n]{0,400}\r?\n[ \t]{0,8}\|?[ \t]{0,8}:?-{3})|[ \t]{0,8}\r?\n[ \t]{0,8}\`{3})`,
+      'gi',
+    ),
+    accept: (m) => isLiteralValue(m) && (hasLettersAndDigits(m) || /[^\w]/.test(m)),
+    needs: ['pass', 'pwd', 'kennwort'],
+  },
+  {
     id: 'password-named-bare',
     // `passwd hunter2Secret!`: no verb or sign between, so only a value with letters and digits counts. redis.conf's
     // `requirepass …` and `masterauth …` are read so too.
@@ -1183,7 +1238,8 @@ export const SECRET_SHAPES: readonly SecretShape[] = [
   ...PREFIXED.map(([id, body, needs]) => prefixed(id, body, needs)),
   {
     id: 'secret-assignment',
-    pattern: new RegExp(String.raw`${AFTER_SIGN}(?!\[REDACTED\])(?=[^\s"'\`,;\\]{8})(?<=${NAME_START}(?<name>${TOKEN_NAME}|${SECRET_NAME})${ASSIGN}${valueQuote(String.raw`["'\`]`)})[^\s"'\`,;\\]{8,}`, 'gi'),
+    pattern: new RegExp(String.raw`${AFTER_SIGN}(?!\[REDACTED\]|${FORMAT_PLACEHOLDER}|${LABEL_MARKS_AFTER})(?=[^\s"'\`,;\\]{8})(?<=${NAME_START}(?<name>${TOKEN_NAME}|${SECRET_NAME})${ASSIGN}${valueQuote(String.raw`["'\`]`)})[^\s"'\`,;\\]{8,}`, 'gi'),
+    // A format's placeholder is read no further (`password={0:yyyy-MM-dd HH:mm}`: its first word looked like a token).
     accept: (m, g) => isTokenLike(m) && !isSecretsName(g?.name, m) && !isDirectory(g?.name, m),
     needs: ['key', 'secret', 'token', 'credential', 'access', 'dsn', 'passw', 'pwd', '_pass'],
   },

@@ -402,6 +402,8 @@ export function secretKinds(): SecretKind[] {
     // A YAML block scalar's password, and a connection string's password before its server (attack-followups-6).
     contextual('yaml block password', (v) => `password: |\n  ${v}\nuser: app`, password()),
     contextual('connection string password first', (v) => `Password=${v};Server=db;Uid=sa;`, rand(LOWER, 7)),
+    // A Markdown table's row (attack-followups-8).
+    contextual('markdown table password', (v) => `| Password | ${v} |`, password()),
   ];
   // The AWS pair: a key id, and the bare secret key beside it.
   const pair = kinds.find((k) => k.kind === 'aws key pair')!;
