@@ -116,8 +116,12 @@ const FORMAT_PLACEHOLDER = String.raw`\{\d{1,3}(?:,-?\d{1,4})?(?::[^{}\r\n]{0,32
 const FORMAT_INDEX = new RegExp(String.raw`^${FORMAT_PLACEHOLDER}$`);
 /** A name in braces (`{name}`, `{db.Password}`): an interpolated string's placeholder when it has no digit or names a credential (BRACED_CREDENTIAL). */
 const BRACED_NAME = /^\{[A-Za-z_][\w.]{0,63}\}$/;
-/** A credential's word in a braced name (`{dbPassword2}`, `{api_key1}`): a placeholder's, digits and all. */
-const BRACED_CREDENTIAL = /pass|pwd|secret|key|token/i;
+/**
+ * A credential's word in a braced name (`{dbPassword2}`, `{api_key1}`), a short one or an argument's starting it
+ * (`{pw1}`, `{cred1}`, `{arg2}`, `{param3}`; inside, `{s3cr3t_pw}` is a password), or a numbered parameter (`{p1}`):
+ * a placeholder's, digits and all.
+ */
+const BRACED_CREDENTIAL = /pass|pwd|secret|key|token|^(?:pw|cred|arg|param)|^p\d{1,2}$/i;
 
 /** Whether a bare value is one in braces (BRACED): judged by isBracedSecret, where isLiteralValue takes any such for a placeholder. */
 function isBraced(value: string): boolean {
@@ -880,19 +884,28 @@ const YAML_CHAR = String.raw`(?:[^\\\r\n]|\\[^rn\r\n"'\\])`;
  * or of a diff's added lines (`+`): before the YAML's own indentation, which a block's is compared by. Without it
  * the key read as inside a line (isProseBlock) and the value as `3→    Xk9…`, a line with a space in it.
  */
-const LINE_MARK = String.raw`(?:[ \t]{0,8}\d{1,7}(?:→|\t)|\+(?![+-]))`;
+const LINE_MARK = String.raw`(?:[ \t]{0,8}\d{1,7}(?:→|\t)|[+-](?![+-]))`;
 /** A line's mark taken whenever it is there: else a block's indentation (`\k<bi>`) was read in the next line's mark, and the block ran on. */
 const LINE_MARKED = String.raw`(?:${LINE_MARK}|(?!${LINE_MARK}))`;
 /**
+ * The mark before a block's key: a diff's removed line (`-password: |`) only when the key follows it at once, as
+ * `- password: |` is a YAML list's item (read after the indentation).
+ */
+const KEY_LINE_MARK = String.raw`(?:[ \t]{0,8}\d{1,7}(?:→|\t)|\+(?![+-])|-(?=[^\s+-]))`;
+const KEY_LINE_MARKED = String.raw`(?:${KEY_LINE_MARK}|(?!${KEY_LINE_MARK}))`;
+/** A block's line break with the next line's mark and indentation: what isBlockSecret joins its lines over. */
+const BLOCK_LINE_JOIN = new RegExp(String.raw`${YAML_BREAK}${LINE_MARKED}[ \t]*`, 'g');
+/**
  * A YAML block scalar (`password: |`, `>-`, `|+2`, a comment after it) and its value: the lines after it that
  * start with the first one's indentation (`bi`), blank lines between. The key, perhaps quoted (`kq`, escaped in
- * a JSON reading), starts its line (`ki`, its indentation; perhaps a list's `- `) or a string (`ks`: a JSON
- * string's `"`; after `'` it reads as inside a line, as `'password: |\n  must be indented'` in code is prose), or
+ * a JSON reading), starts its line or a string (after a JSON string's `"`, whose text may open with a numbered or diff line;
+ * after `'` it reads as inside a line, as `'password: |\n  must be indented'` in code is prose), `ki` its
+ * indentation (perhaps a list's `- ` after it), or
  * follows what no name holds (`I pasted password: |`, grep's `.env:3:`; isProseBlock). Each
  * line is read to its end and the next must open with a break: read one way only. Each line may open with a
  * mark of the file it was read from (LINE_MARK), the indentation measured after it.
  */
-const YAML_BLOCK = String.raw`(?:(?<=^|\n|\\n)${LINE_MARKED}(?<ki>[ \t]{0,64})(?:-[ \t]{1,8})?|(?<=")(?<ks>)|(?<![A-Za-z0-9_.-]))(?<kq>\\{0,7}["']|)(?<name>[A-Za-z0-9_.-]{1,128})\k<kq>[ \t]{0,32}:[ \t]{1,32}[|>](?:[1-9][+-]?|[+-][1-9]?)?[ \t]{0,32}(?:#${YAML_CHAR}{0,200})?(?:${YAML_BREAK}${LINE_MARKED}[ \t]{0,64}){0,8}?${YAML_BREAK}${LINE_MARKED}(?<bi>[ \t]{1,64})(?<value>[^\s\\]${YAML_CHAR}{0,500}(?:(?:${YAML_BREAK}${LINE_MARKED}[ \t]{0,64}){0,8}?${YAML_BREAK}${LINE_MARKED}\k<bi>${YAML_CHAR}{1,500}){0,200})`;
+const YAML_BLOCK = String.raw`(?:(?<=^|\n|\\n|")${KEY_LINE_MARKED}(?<ki>[ \t]{0,64})(?:-[ \t]{1,8})?|(?<![A-Za-z0-9_.-]))(?<kq>\\{0,7}["']|)(?<name>[A-Za-z0-9_.-]{1,128})\k<kq>[ \t]{0,32}:[ \t]{1,32}[|>](?:[1-9][+-]?|[+-][1-9]?)?[ \t]{0,32}(?:#${YAML_CHAR}{0,200})?(?:${YAML_BREAK}${LINE_MARKED}[ \t]{0,64}){0,8}?${YAML_BREAK}${LINE_MARKED}(?<bi>[ \t]{1,64})(?<value>[^\s\\]${YAML_CHAR}{0,500}(?:(?:${YAML_BREAK}${LINE_MARKED}[ \t]{0,64}){0,8}?${YAML_BREAK}${LINE_MARKED}\k<bi>${YAML_CHAR}{1,500}){0,200})`;
 /**
  * Whether a block after a key inside a line (`I pasted password: |`, neither a YAML line's key nor a string's
  * first word) is a value: one line that looks made (letters and digits, no space). Such a key is as often prose
@@ -921,7 +934,8 @@ function isBlockSecret(name: string | undefined, value: string): boolean {
   const under = name === undefined ? 'other' : blockKeyOf(name);
   if (under === 'password') return isProseValue(value) && !isDirectory(name, value);
   if (under === 'other') return false;
-  const joined = value.replace(/(?:\r?\n|\\r?\\n)[ \t]*/g, '');
+  // Each later line's mark goes too (`     4→  `, `+  `): kept, the space after it read as a sentence's.
+  const joined = value.replace(BLOCK_LINE_JOIN, '');
   return !/\s/.test(joined) && isTokenLike(joined);
 }
 
@@ -943,6 +957,28 @@ function blockKeyOf(name: string): 'password' | 'secret' | 'other' {
     BLOCK_KEYS.set(name, under);
   }
   return under;
+}
+
+/**
+ * What a Markdown cell after a password's name holds when it describes the password rather than gives it: a type
+ * (`*string`, `&str`, `string?`, `Option<String>`, `String[]`), a flag (`-p`), a length or rule (`8-64`, `12+`,
+ * `min:8`: no letter, or a validation rule's word), `N/A`.
+ */
+const MARKDOWN_DESCRIPTION =
+  /^(?:(?:[*&]{1,2}|-{1,2})[A-Za-z][A-Za-z_-]*\d{0,3}|[A-Za-z][A-Za-z_.:]*(?:<[^|\s]{1,80}>\??|\?|\[\])|(?:min|max|size|between|digits|length|len|minlength|maxlength)[:=][\d,]{1,12}|n\/a)$/i;
+/** What a fenced block after a password's label holds when it is a command, not the password: a path of folders or a script's name. */
+const FENCED_COMMAND = /^(?:(?:\.{1,2}|~)?\/(?:[\w.-]+\/)+[\w.-]*|[\w.-]+\.(?:sh|bash|zsh|py|rb|pl|js|mjs|ts|ps1|bat|cmd))$/i;
+
+/**
+ * Whether a Markdown table's cell or a fenced value after a password's name (the markdown-password shape) is one:
+ * letters, and a digit or a symbol, that describe nothing (MARKDOWN_DESCRIPTION), and no working directory under
+ * `pwd`; in a fence, no command (FENCED_COMMAND). Risk: a password shaped like a type (`Secret?`) or a path is left shown.
+ */
+function isMarkdownPassword(value: string, groups?: Record<string, string | undefined>): boolean {
+  const name = groups?.name ?? groups?.fenced;
+  if (!isLiteralValue(value) || !/\p{L}/u.test(value) || !/[^\p{L}]/u.test(value)) return false;
+  if (MARKDOWN_DESCRIPTION.test(value) || isDirectory(name, value)) return false;
+  return groups?.fenced === undefined || !FENCED_COMMAND.test(value);
 }
 
 /** Commands that take a password on their line, less common than COMMAND_SHAPES' (QA 45b): each as its flag is read. */
@@ -1144,7 +1180,7 @@ export const SECRET_SHAPES: readonly SecretShape[] = [
     // `password: |` (or `>`, `|-`, `>+2`) and its value on the lines after, indented under it (YAML_BLOCK).
     pattern: new RegExp(YAML_BLOCK, 'g'),
     // A block is indented deeper than its key: a line as deep is the next key (`password: |` then `  user: ana`, an empty block).
-    accept: (m, g) => isBlockSecret(g?.name, m) && (g?.ki !== undefined ? (g.bi ?? '').length > g.ki.length : g?.ks !== undefined || isProseBlock(m)),
+    accept: (m, g) => isBlockSecret(g?.name, m) && (g?.ki !== undefined ? (g.bi ?? '').length > g.ki.length : isProseBlock(m)),
     needs: ['pass', 'pwd', 'kennwort', 'rediscli_auth', 'key', 'secret', 'token', 'credential'],
   },
   {
@@ -1211,10 +1247,10 @@ export const SECRET_SHAPES: readonly SecretShape[] = [
     // shell's pipes hold no such cell. Risk: a letters-only password in a table, or a fenced one of several lines or
     // words, is left shown.
     pattern: new RegExp(
-      String.raw`(?:(?<=\|[ \t]{0,8})(?:\*\*|__)?${PASSWORD_NAME}(?:\*\*|__)?[ \t]{0,8}\|[ \t]{0,8}\`?|${NAME_START}${PASSWORD_NAME}[*_]{0,3}:[*_]{0,3}[^\n\`]{0,80}\r?\n[ \t]{0,8}\`{3}[\w-]{0,20}[ \t]{0,8}\r?\n[ \t]{0,8})(?<value>[^|\`\s]{1,200})(?=\`?[ \t]{0,8}\|(?![^\n]{0,400}\r?\n[ \t]{0,8}\|?[ \t]{0,8}:?-{3})|[ \t]{0,8}\r?\n[ \t]{0,8}\`{3})`,
+      String.raw`(?:(?<=\|[ \t]{0,8})(?:\*\*|__)?(?<name>${PASSWORD_NAME})(?:\*\*|__)?[ \t]{0,8}\|[ \t]{0,8}\`?|${NAME_START}(?<fenced>${PASSWORD_NAME})[*_]{0,3}:[*_]{0,3}[^\n\`]{0,80}\r?\n[ \t]{0,8}\`{3}[\w-]{0,20}[ \t]{0,8}\r?\n[ \t]{0,8})(?<value>[^|\`\s]{1,200})(?=\`?[ \t]{0,8}\|(?![^\n]{0,400}\r?\n[ \t]{0,8}\|?[ \t]{0,8}:?-{3})|[ \t]{0,8}\r?\n[ \t]{0,8}\`{3})`,
       'gi',
     ),
-    accept: (m) => isLiteralValue(m) && (hasLettersAndDigits(m) || /[^\w]/.test(m)),
+    accept: isMarkdownPassword,
     needs: ['pass', 'pwd', 'kennwort'],
   },
   {
