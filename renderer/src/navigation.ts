@@ -17,6 +17,14 @@ export function isPlaceId(value: string): value is PlaceId {
   return (PLACE_IDS as readonly string[]).includes(value);
 }
 
+/** What a link's click says about where it opens. */
+export type Click = Pick<MouseEvent, 'button' | 'ctrlKey' | 'metaKey' | 'shiftKey' | 'altKey'>;
+
+/** A plain click opens the link in this page; a middle click or one with a modifier key opens a new tab or window, and leaves this page as it is. */
+export function opensHere(event: Click): boolean {
+  return event.button === 0 && !event.ctrlKey && !event.metaKey && !event.shiftKey && !event.altKey;
+}
+
 /**
  * A place, or one section of it (`#/projects?section=import-history`): a link to where a thing is done
  * lands there, not at the top of the place. The section is the id of its panel (see useSectionLanding).

@@ -1,6 +1,6 @@
 import type { MouseEvent, ReactElement } from 'react';
 import { Icon } from '../components/index.js';
-import { placeHref, placeOf } from '../navigation.js';
+import { opensHere, placeHref, placeOf } from '../navigation.js';
 import { PLACES } from '../places/registry.js';
 import { usePanel } from '../store.js';
 import { landOnPlace, placeChosen } from './focus.js';
@@ -11,7 +11,7 @@ import { landOnPlace, placeChosen } from './focus.js';
  * a new tab or window moves nothing here.
  */
 function choose(event: MouseEvent<HTMLAnchorElement>): void {
-  if (event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey || event.altKey) return;
+  if (!opensHere(event)) return;
   const main = document.getElementById('main');
   if (event.currentTarget.getAttribute('href') === window.location.hash && main) landOnPlace(main);
   else placeChosen();

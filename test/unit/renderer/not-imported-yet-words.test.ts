@@ -18,10 +18,18 @@ describe('a conversation Steward holds no record of: perhaps not imported yet', 
     expect(said).toContain('It may be mistyped');
   });
 
-  it('without a scheduled check time, says the next check without a time, with Check now', () => {
+  /** Review: paused, or with no schedule, there is no next check to promise: it comes once Steward checks, as Check now does. */
+  it('without a scheduled check, promises no next check: it appears once Steward checks, at once with Check now', () => {
     const said = notHeld({ nextCheckAt: null });
-    expect(said).toContain("Steward's next check, or at once with Check now.");
-    expect(said).not.toMatch(/next check \(/);
-    expect(said).toContain('Check now');
+    expect(said).toContain('it appears once Steward checks, at once with Check now.');
+    expect(said).not.toContain('next check');
+    expect(said).toContain('It may be mistyped');
+  });
+
+  /** Review: a check late to start (the time passed, no tick yet) read "next check (2 minutes ago)". */
+  it('a check whose time has passed is due in a moment, never "ago"', () => {
+    const said = notHeld({ nextCheckAt: Date.now() - 2 * 60_000 });
+    expect(said).toContain("Steward's next check (in a moment), or at once with Check now.");
+    expect(said).not.toContain('ago');
   });
 });

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type ReactElement } from 'react';
+import { useEffect, useId, useRef, useState, type ReactElement, type RefObject } from 'react';
 import type { ProjectListed } from '../../../../core/api/index.js';
 import { Button, countOf, DataTable, EmptyState, ErrorBanner, formatCount, formatRelativeTime, Panel, PathText, PlaceHeader, type Column } from '../../components/index.js';
 import { useCall, useSectionLanding } from '../../hooks.js';
@@ -79,6 +79,21 @@ export function NoProjectMatches({ filter, onClear }: { filter: string; onClear:
 }
 
 /**
+ * The list's table, and the sentence instead when the filter matches nothing. The table stays in the page then,
+ * hidden: it keeps the column it is sorted by, so the list comes back as it was once the filter is changed.
+ */
+export function ProjectTable({ rows, filter, onClear, selected, tableRef }: { rows: readonly ProjectListed[]; filter: string; onClear: () => void; selected: string | undefined; tableRef: RefObject<HTMLDivElement | null> }): ReactElement {
+  return (
+    <>
+      {rows.length === 0 && <NoProjectMatches filter={filter} onClear={onClear} />}
+      <div ref={tableRef} className="project-table" hidden={rows.length === 0}>
+        <DataTable caption="Projects" columns={COLUMNS} rows={rows} rowKey={(p) => p.projectKey} selectedKey={selected} initialSort={{ header: 'Last activity', direction: 'descending' }} />
+      </div>
+    </>
+  );
+}
+
+/**
  * Every working directory the agents worked in, from `Projects.List`, refreshed after every sweep
  * tick: filtered by a box, sorted by any column, the project opened last highlighted.
  */
@@ -152,13 +167,7 @@ export function ProjectList(): ReactElement {
               {filter === '' ? countOf(projects.length, 'project') : `${formatCount(shown.length)} of ${countOf(projects.length, 'project')}`}
             </span>
           </div>
-          {shown.length === 0 ? (
-            <NoProjectMatches filter={filter} onClear={clearFilter} />
-          ) : (
-            <div ref={table} className="project-table">
-              <DataTable caption="Projects" columns={COLUMNS} rows={shown} rowKey={(p) => p.projectKey} selectedKey={selected} initialSort={{ header: 'Last activity', direction: 'descending' }} />
-            </div>
-          )}
+          <ProjectTable rows={shown} filter={filter} onClear={clearFilter} selected={selected} tableRef={table} />
           <Panel title="Project notes">
             <SweepAll onDone={list.reload} />
           </Panel>

@@ -1,7 +1,7 @@
 import type { ReactElement } from 'react';
 import type { SearchHit, SearchSession } from '../../../../core/api/index.js';
 import { conversationName, formatCount, formatDateTime, formatRelativeTime, parentKindWords, providerLabel } from '../../components/index.js';
-import { sessionHref } from '../../navigation.js';
+import { opensHere, sessionHref, type Click } from '../../navigation.js';
 import { moreLikeIt } from '../../../../core/api/reading.js';
 import { Highlighted } from './Highlighted.js';
 import { hitLabel } from './sentences.js';
@@ -20,6 +20,11 @@ const stateOf = (entry: Entry): Record<string, unknown> => (typeof entry.state =
 /** Opening a match: the entry shown (the search) remembers it, beside whatever else it holds; its address stays. */
 export function rememberOpened(partId: string, entry: Entry = window.history): void {
   entry.replaceState({ ...stateOf(entry), [OPENED]: partId }, '');
+}
+
+/** A match opened in this tab (not in a new tab or window, which leaves the search where it is) is remembered. */
+export function hitOpened(event: Click, partId: string, entry: Entry = window.history): void {
+  if (opensHere(event)) rememberOpened(partId, entry);
 }
 
 /** The match opened from the search shown, once: the results focus it after Back, and the entry forgets it. */
@@ -51,7 +56,7 @@ export function SessionGroup({ session, sessionId, hits }: { session: SearchSess
       <ul className="search-hits">
         {hits.map((hit) => (
           <li key={hit.partId}>
-            <a className="search-hit" href={sessionHref(sessionId, hit.partId)} data-hit="" data-part={hit.partId} onClick={() => rememberOpened(hit.partId)}>
+            <a className="search-hit" href={sessionHref(sessionId, hit.partId)} data-hit="" data-part={hit.partId} onClick={(event) => hitOpened(event, hit.partId)}>
               <span className="search-hit__who">
                 {hitLabel(hit, session?.parentKind === 'subagent', session?.app ?? providerLabel(hit.provider))}
                 {hit.ts !== null && <time dateTime={new Date(hit.ts).toISOString()}> · {formatDateTime(hit.ts)}</time>}

@@ -1,5 +1,6 @@
 import { useEffect, useState, type ReactElement } from 'react';
 import type { ForgetCover } from '../../../../core/api/index.js';
+import { useNow } from '../../clock.js';
 import { EmptyState, ErrorBanner, formatPastTime, formatRelativeTime, PlaceHeader } from '../../components/index.js';
 import { useAction, useCall, useEvent } from '../../hooks.js';
 import { sessionHref } from '../../navigation.js';
@@ -142,6 +143,15 @@ function ReloadedUnforgotten({ unforgotten, check }: { unforgotten: Unforgotten;
 }
 
 /**
+ * When the next check runs, kept moving while the page stays open. A check late to start (its time passed,
+ * its tick not in yet) is due in a moment, never "2 minutes ago".
+ */
+function NextCheckIn({ at }: { at: number }): ReactElement {
+  const now = useNow(15_000);
+  return <time dateTime={new Date(at).toISOString()}>{formatRelativeTime(Math.max(at, now + 1_000), now)}</time>;
+}
+
+/**
  * Why a conversation is not in Steward, as `Forget.Of` answers and the CLI says it (forgottenOrWhole):
  * the person forgot it, the conversation it is a subagent of, or the project it was in (each record
  * says when, with the way back); unforgotten in this tab and not back yet (`unforgotten`, kept by the
@@ -175,15 +185,16 @@ export function ConversationNotHeld({
     <EmptyState icon="search" title="This conversation is not in Steward">
       <NotFoundTitle />
       <p>
-        No conversation in Steward has the id <code>{sessionId}</code>. If its transcript was written since Steward last checked, it appears with Steward&rsquo;s next check
-        {nextCheckAt != null && (
+        No conversation in Steward has the id <code>{sessionId}</code>. If its transcript was written since Steward last checked,{' '}
+        {nextCheckAt != null ? (
           <>
-            {' ('}
-            <time dateTime={new Date(nextCheckAt).toISOString()}>{formatRelativeTime(nextCheckAt)}</time>
-            {')'}
+            it appears with Steward&rsquo;s next check (<NextCheckIn at={nextCheckAt} />), or at once with Check now.
           </>
-        )}
-        , or at once with Check now. It may be mistyped, or only part of an id: the address needs the whole id, as Search and a project&rsquo;s conversations link to it.
+        ) : (
+          // Paused, or no schedule: no next check to promise.
+          <>it appears once Steward checks, at once with Check now.</>
+        )}{' '}
+        It may be mistyped, or only part of an id: the address needs the whole id, as Search and a project&rsquo;s conversations link to it.
       </p>
       <CheckNow check={check} />
     </EmptyState>

@@ -89,7 +89,7 @@ const unitOf = (word: string) => INTERVAL_UNITS.find(([words]) => words.test(wor
 
 /**
  * The milliseconds a typed interval says ("90 seconds", "5 min", "5", "1 minute 30 seconds"), or
- * undefined when it says none. In more than one piece, each names its unit and none is negative.
+ * undefined when it says none. In more than one piece, each names its unit, once, and none is negative.
  */
 export function intervalMs(text: string): number | undefined {
   const plain = text.trim().replace(GROUPING, '').replaceAll(MARKS.decimal ?? '.', '.');
@@ -100,10 +100,13 @@ export function intervalMs(text: string): number | undefined {
   }
   const pieces = plain.split(/\s*,\s*|\s+(?=\d)/);
   let ms = 0;
+  // A unit named twice ("1 min 1 min") is a slip, not a sum: it is refused, never added up silently.
+  const named = new Set<number>();
   for (const piece of pieces) {
     const part = /^(\d+(?:\.\d+)?)\s*([a-z]+)$/i.exec(piece);
     const unit = part ? unitOf(part[2]!) : undefined;
-    if (!part || unit === undefined) return undefined;
+    if (!part || unit === undefined || named.has(unit)) return undefined;
+    named.add(unit);
     ms += Number(part[1]) * unit;
   }
   return Math.round(ms);
