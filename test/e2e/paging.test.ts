@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claudeLine, writeJsonl } from '../support/transcripts.js';
 import { eventually, launchChromium, makeTempDir, openPanel, startServe, type ServedSteward } from './harness.js';
@@ -16,6 +16,19 @@ const WINDOW_MESSAGES = 805;
 /** A conversation whose export comes in several pieces: 90 messages of about 30,000 characters. */
 const ARCHIVE_MESSAGES = 90;
 const archiveText = (i: number) => `Archive entry ${i}: ${'the ledger of every graft. '.repeat(1100)}`;
+
+/** The search for "seedling" with `pages` pages of 20 matches shown, each further one added with More matches, and the address saying so: its hits. */
+async function seedlingPages(page: Page, pages: number): Promise<Locator> {
+  await page.evaluate(() => (window.location.hash = '#/search?q=seedling'));
+  const hits = page.locator('.search-hit');
+  await eventually('the first page of matches is shown', async () => ((await hits.count()) === 20 ? true : undefined));
+  for (let shown = 2; shown <= pages; shown += 1) {
+    await page.getByRole('button', { name: 'More matches' }).click();
+    await eventually(`page ${shown} of matches is added`, async () => ((await hits.count()) === 20 * shown ? true : undefined));
+  }
+  await eventually(`the address says ${pages} pages`, async () => ((await page.evaluate(() => window.location.hash)) === `#/search?q=seedling&pages=${pages}` ? true : undefined));
+  return hits;
+}
 
 /**
  * The panel's "more" buttons, driven as a person would: a project's conversations, a long
@@ -220,12 +233,7 @@ describe('paging through conversations, messages and matches', () => {
   // QA: matches loaded with More matches were in no address: a reload, or Back from a conversation, showed the first page.
   it('the matches shown with "More matches" are in the address: a reload and Back from a conversation show them all again', async () => {
     const { page, problems } = await openPanel(browser, steward);
-    await page.evaluate(() => (window.location.hash = '#/search?q=seedling'));
-    const hits = page.locator('.search-hit');
-    await eventually('the first page of matches is shown', async () => ((await hits.count()) === 20 ? true : undefined));
-    await page.getByRole('button', { name: 'More matches' }).click();
-    await eventually('the next page of matches is added', async () => ((await hits.count()) === 40 ? true : undefined));
-    await eventually('the address says two pages', async () => ((await page.evaluate(() => window.location.hash)) === '#/search?q=seedling&pages=2' ? true : undefined));
+    const hits = await seedlingPages(page, 2);
     await page.reload({ waitUntil: 'load' });
     await eventually('the reload shows both pages', async () => ((await hits.count()) === 40 ? true : undefined));
     // Each hit is itself the link to its conversation (an `a.search-hit`).
@@ -241,14 +249,7 @@ describe('paging through conversations, messages and matches', () => {
   // QA: Back from a match on the third page of a search showed its three pages at their top, the focus on the page's body.
   it('Back from a match loaded with "More matches" lands on that match, focused and in view, by the page’s Back and the browser’s, after a reload too', async () => {
     const { page, problems } = await openPanel(browser, steward);
-    await page.evaluate(() => (window.location.hash = '#/search?q=seedling'));
-    const hits = page.locator('.search-hit');
-    await eventually('the first page of matches is shown', async () => ((await hits.count()) === 20 ? true : undefined));
-    await page.getByRole('button', { name: 'More matches' }).click();
-    await eventually('the second page of matches is added', async () => ((await hits.count()) === 40 ? true : undefined));
-    await page.getByRole('button', { name: 'More matches' }).click();
-    await eventually('the third page of matches is added', async () => ((await hits.count()) === 60 ? true : undefined));
-    await eventually('the address says three pages', async () => ((await page.evaluate(() => window.location.hash)) === '#/search?q=seedling&pages=3' ? true : undefined));
+    const hits = await seedlingPages(page, 3);
     const focusedPart = () => page.evaluate(() => document.activeElement?.getAttribute('data-part') ?? document.activeElement?.tagName);
     const inView = (part: string) =>
       page.locator(`.search-hit[data-part="${part}"]`).evaluate((el) => {
