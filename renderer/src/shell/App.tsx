@@ -60,7 +60,8 @@ export function App(): ReactElement {
   // A place chosen in the side menu: once its view is shown, it is at its top with its heading focused (never on the first load).
   useEffect(() => {
     const main = document.getElementById('main');
-    if (takePlaceChosen() && main) landOnPlace(main);
+    const from = takePlaceChosen();
+    if (from && main) landOnPlace(main, window, from);
   }, [route]);
 
   // The window title (and the app's title bar) carries the state in a word, as the tray does.

@@ -7,14 +7,15 @@ import { landOnPlace, placeChosen } from './focus.js';
 
 /**
  * A place chosen here takes the focus to its page's heading once it is shown (App); a choice of the
- * address already shown changes no route, so it goes to its top with its heading focused at once (landOnPlace). A click that opens
- * a new tab or window moves nothing here.
+ * address already shown changes no route, so it goes to its top with its heading focused at once (landOnPlace). Either way
+ * Shift+Tab from that heading comes back to the link chosen. A click that opens a new tab or window moves nothing here.
  */
 function choose(event: MouseEvent<HTMLAnchorElement>): void {
   if (!opensHere(event)) return;
+  const link = event.currentTarget;
   const main = document.getElementById('main');
-  if (event.currentTarget.getAttribute('href') === window.location.hash && main) landOnPlace(main);
-  else placeChosen();
+  if (link.getAttribute('href') === window.location.hash && main) landOnPlace(main, window, link);
+  else placeChosen(link);
 }
 
 /** Plain links to `#/<place>`: Tab/Enter work everywhere, and the address always names the place. */

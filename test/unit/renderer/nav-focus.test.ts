@@ -7,10 +7,11 @@ const main = (h1: object | null) => ({ querySelector: (selector: string) => (sel
 /** QA: after choosing a place in the side menu, the focus stayed on the side menu. */
 describe('the focus after a place is chosen in the side menu', () => {
   it('is asked for once by a choice in the menu, and never on the first load', () => {
-    expect(takePlaceChosen()).toBe(false);
-    placeChosen();
-    expect(takePlaceChosen()).toBe(true);
-    expect(takePlaceChosen()).toBe(false);
+    expect(takePlaceChosen()).toBeUndefined();
+    const link = { tagName: 'A' } as unknown as HTMLElement;
+    placeChosen(link);
+    expect(takePlaceChosen()).toBe(link);
+    expect(takePlaceChosen()).toBeUndefined();
   });
 
   it('goes to the new page’s heading, or to main when it has none', () => {

@@ -5,7 +5,7 @@ import { filterNames, go } from './Chips.js';
 import { hasFilter, withoutFilters, type SearchFilters } from './filters.js';
 import { firstNewHit, sessionGroups } from './groups.js';
 import { SessionGroup } from './Results.js';
-import { countSentence, emptySentence, indexingSentence, rankedSentence } from './sentences.js';
+import { cappedSentence, countSentence, emptySentence, indexingSentence, rankedSentence } from './sentences.js';
 
 /** Up/Down walk the hits, Home/End jump, Escape returns to the box; Enter opens (they are links). */
 function moveFocus(event: KeyboardEvent<HTMLElement>, box: HTMLInputElement | null): void {
@@ -75,6 +75,7 @@ export function SearchResults({
   filters,
   projects,
   loading,
+  capped,
   onMore,
   box,
   ref,
@@ -85,6 +86,8 @@ export function SearchResults({
   /** Projects.List's, to name a project filter. */
   projects: Parameters<typeof filterNames>[1];
   loading: boolean;
+  /** The pages the address named, when a reload loaded fewer (the cap): said, never left silently out. */
+  capped?: number | undefined;
   onMore: () => void;
   box: RefObject<HTMLInputElement | null>;
   ref: Ref<HTMLDivElement>;
@@ -96,6 +99,11 @@ export function SearchResults({
       <div role="status" className="search-results__status">
         {result.fallback && <p className="search-note">{result.fallback.message}</p>}
         {result.indexing && <p className="search-note">{indexingSentence(result.indexing)}</p>}
+        {capped !== undefined && (
+          <p className="search-note" data-testid="search-capped">
+            {cappedSentence(capped)}
+          </p>
+        )}
         {result.hits.length === 0 ? (
           <Empty result={result} filters={filters} projects={projects} />
         ) : (

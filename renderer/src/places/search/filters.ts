@@ -48,7 +48,8 @@ export function agentChoices(): Array<{ value: string | undefined; label: string
 
 /**
  * The most pages a search loads at once from its address (`pages=…`, on a reload or Back): 10 pages of
- * 20 matches. More matches goes on past it one page at a time; a reload then shows the first ten.
+ * 20 matches. More matches goes on past it one page at a time; a reload then shows the first ten, and
+ * says so (cappedSentence).
  */
 export const MAX_PAGES = 10;
 

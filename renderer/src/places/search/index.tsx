@@ -127,7 +127,7 @@ export function SearchPlace(): ReactElement {
           </p>
         </EmptyState>
       )}
-      {search.result && <SearchResults result={search.result} filters={filters} projects={projects} loading={search.loading} onMore={search.more} box={box} ref={results} />}
+      {search.result && <SearchResults result={search.result} filters={filters} projects={projects} loading={search.loading} capped={search.capped} onMore={search.more} box={box} ref={results} />}
     </>
   );
 }

@@ -3,6 +3,7 @@ import { countOf, formatCount } from '../../components/index.js';
 import { COMPACTION_SPEAKER, kindLabel, MAIN_AGENT, roleWord, TOOL_OUTPUT } from '../../../../core/api/part-words.js';
 import { indexingNote, type IndexingFigure } from '../../../../core/api/indexing-words.js';
 import { hitVoice } from '../../../../core/api/reading.js';
+import { MAX_PAGES } from './filters.js';
 
 type SearchResult = Result<'Search.Query'>;
 
@@ -45,6 +46,15 @@ export function indexingSentence(indexing: IndexingFigure): string {
   if (indexing.phase === 'retag') return indexingNote(indexing);
   const done = new Intl.NumberFormat(undefined, { style: 'percent' }).format(indexing.totalParts === 0 ? 1 : indexing.indexedParts / indexing.totalParts);
   return `Earlier history is still being indexed (${done} done); some of it is not searchable yet.`;
+}
+
+/**
+ * What a reload (or Back) says when its address named more pages than it loads (`asked`, above
+ * MAX_PAGES): the first pages are shown and the address now says so, but the matches the person had
+ * paged to are not, and that is never left unsaid. More matches goes on from the last page shown.
+ */
+export function cappedSentence(asked: number): string {
+  return `Showing the first ${MAX_PAGES} pages of matches, not the ${formatCount(asked)} the address asked for: a reload shows at most ${MAX_PAGES}. More matches goes on from here.`;
 }
 
 /** The note under a relevance page that ranked only the newest matches; none when it ranked nothing. */

@@ -15,13 +15,15 @@ function merge(shown: SearchResult, page: SearchResult): SearchResult {
 
 /**
  * The first `pages` pages of a search (at most MAX_PAGES, and no further than its last), merged as More
- * matches merges them: what a reload or Back shows of a search whose address says `pages=…`.
+ * matches merges them: what a reload or Back shows of a search whose address says `pages=…`. `capped`:
+ * the pages the address named when the cap held some of them back (matches are left past the last page
+ * loaded), so the person is told; a search that ends sooner shows its end, and needs no word.
  */
-export async function loadPages(call: (params: SearchParams) => Promise<SearchResult>, params: SearchParams, pages: number): Promise<{ result: SearchResult; pages: number }> {
+export async function loadPages(call: (params: SearchParams) => Promise<SearchResult>, params: SearchParams, pages: number): Promise<{ result: SearchResult; pages: number; capped?: number }> {
   let result = await call(params);
   let loaded = 1;
   for (; loaded < Math.min(pages, MAX_PAGES) && result.cursor; loaded++) result = merge(result, await call({ ...params, cursor: result.cursor }));
-  return { result, pages: loaded };
+  return { result, pages: loaded, ...(pages > loaded && result.cursor ? { capped: pages } : {}) };
 }
 
 /** Which search is shown, and how many of its pages: the address saying the same asks for nothing. */
@@ -39,10 +41,11 @@ interface Shown {
 export function useSearch(
   filters: SearchFilters,
   pages = 1,
-): { result: SearchResult | undefined; error: Error | undefined; loading: boolean; more: () => void; retry: () => void } {
+): { result: SearchResult | undefined; error: Error | undefined; loading: boolean; capped: number | undefined; more: () => void; retry: () => void } {
   const client = useClient();
   // The first pages keep the parameters they ran with: a When chip is resolved to a date once, and a cursor belongs to exactly that search.
-  const [first, setFirst] = useState<{ params?: SearchParams; result: SearchResult | undefined; error: Error | undefined; loading: boolean }>({ result: undefined, error: undefined, loading: false });
+  // `capped`: the pages the address named, when a reload loaded fewer (loadPages).
+  const [first, setFirst] = useState<{ params?: SearchParams; result: SearchResult | undefined; error: Error | undefined; loading: boolean; capped?: number }>({ result: undefined, error: undefined, loading: false });
   const [generation, setGeneration] = useState(0);
   const key = JSON.stringify(filters);
   const latest = useRef(0);
@@ -72,8 +75,8 @@ export function useSearch(
       (loaded) => {
         if (request !== latest.current) return;
         shown.current = { key, generation, pages: loaded.pages };
-        setFirst({ params, result: loaded.result, error: undefined, loading: false });
-        // Fewer pages than the address said (the cap, or the search has fewer now): the address says what is shown.
+        setFirst({ params, result: loaded.result, error: undefined, loading: false, capped: loaded.capped });
+        // Fewer pages than the address said (the cap, or the search has fewer now): the address says what is shown (and `capped` why).
         if (loaded.pages !== pages && mounted.current) replaceRoute(pagesHref(wanted, loaded.pages));
       },
       (error: unknown) => request === latest.current && setFirst({ result: undefined, error: error instanceof Error ? error : new Error('The search failed.'), loading: false }),
@@ -106,5 +109,7 @@ export function useSearch(
       replaceRoute(pagesHref(JSON.parse(key) as SearchFilters, at.pages + 1));
     });
   };
-  return { result, error: first.error ?? (current ? next.error : undefined), loading: first.loading || next.busy, more, retry: again };
+  // Once More matches added a page, the first ones are no longer all that is shown: the cap's note is done.
+  const capped = current && paged.result ? undefined : first.capped;
+  return { result, error: first.error ?? (current ? next.error : undefined), loading: first.loading || next.busy, capped, more, retry: again };
 }
