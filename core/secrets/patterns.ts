@@ -111,8 +111,16 @@ const DOCUMENT_WORDS = [
 function isPlaceholder(value: string): boolean {
   return PLACEHOLDER.test(value) || DOCUMENT_WORDS.some((words) => words.test(value));
 }
+/**
+ * What a format's placeholder may say after its colon: symbols and digits (`#,##0.00`, `.2f`, `>10`), a date's or a
+ * number's letters (`yyyy-MM-dd HH:mm`, `hh:mm tt`, `0.00E+0`, ISO's `T`), strftime's `%` and a letter (`%Y-%m-%d`),
+ * then perhaps one standard or type letter and a precision (`N2`, `X8`, `08.3f`). Any other letter makes it a value
+ * (`token={0:Xk9mQ2zLw9aa}`, `{0:hunter2x}`): no format reads it. Each character is read one way (the classes exclude
+ * one another; only the last letter may be read twice), within 32.
+ */
+const FORMAT_SPEC = String.raw`(?:[^A-Za-z{}\r\n"'\`\\%]|%[A-Za-z%]|[dfFghHKmMstyzTEe]){0,32}(?:[A-Za-z]\d{0,3})?`;
 /** A format's numbered placeholder (`{0}`, `{0,-8}`, `{1:x}`, `{0:yyyy-MM-dd HH:mm}`, .NET's and Python's): filled in later, no secret. */
-const FORMAT_PLACEHOLDER = String.raw`\{\d{1,3}(?:,-?\d{1,4})?(?::[^{}\r\n]{0,32})?\}`;
+const FORMAT_PLACEHOLDER = String.raw`\{\d{1,3}(?:,-?\d{1,4})?(?::${FORMAT_SPEC})?\}`;
 const FORMAT_INDEX = new RegExp(String.raw`^${FORMAT_PLACEHOLDER}$`);
 /** A name in braces (`{name}`, `{db.Password}`): an interpolated string's placeholder when it has no digit or names a credential (BRACED_CREDENTIAL). */
 const BRACED_NAME = /^\{[A-Za-z_][\w.]{0,63}\}$/;
@@ -128,18 +136,28 @@ function isBraced(value: string): boolean {
   return /^\{(?:[^{}]|\}\})*\}$/.test(value);
 }
 
+/** Names a template or a component gives any value it fills in (`password={value}`, `{input}`, `{text}`): a closed list, in lower case. */
+const BRACED_GENERIC = /^(?:value|val|input|text|str|data|name|user|username|login|field|args?|params?|new|old|current|plain|plaintext|raw|hash|hashed|encrypted|masked|pin|code|entry|answer|result|res|item|var|variable|placeholder|env|config|props|state|form)$/i;
+
 /**
  * Whether a bare value in braces is a password: ODBC braces one that holds a `;` (`Pwd={Hx7;mQ2z};`), and a
  * connection string built by a format names its placeholders (`Password={0};`, `{password}`), which are none.
  * A name with a digit is a placeholder only when it names a credential (`{dbPassword2}`): `{hunter2}`,
  * `{x9k2m7q4}` and `{s3cr3t_pw}` are judged as any value is (isLiteralValue), and hidden whole.
- * Risk: a braced password of letters alone that reads as a name (`{hunter}`) is left shown.
+ * A name of letters alone is a placeholder when it says so: it names a credential (`{password}`, `{PASSWORD}`,
+ * `{pw}`), is a generic one (BRACED_GENERIC: `{value}`), is of one or two letters (`{v}`), or is written as code
+ * names a variable: `_` or `.` in it (`{DB_PASS}`, `{form.password}`), or a capital after its first letter
+ * (`{userInput}`, `{VALUE}`) unless its cases alternate at random (`{xKqmPzRt}`, looksRandomCase). Any other word
+ * (`{hunter}`, `{Hunter}`, `{letmein}`) is a password braced, as ODBC and prose write one, and hidden whole.
+ * Risk: a JSX prop given a variable of one plain word (`<Login password={hunter} />`) is hidden.
  */
 function isBracedSecret(value: string): boolean {
   const inner = value.slice(1, -1);
   if (!/[\p{L}\p{N}]/u.test(inner) || FORMAT_INDEX.test(value)) return false;
   if (!BRACED_NAME.test(value)) return true;
-  return /\d/.test(inner) && !BRACED_CREDENTIAL.test(inner) && isLiteralValue(inner);
+  if (/\d/.test(inner)) return !BRACED_CREDENTIAL.test(inner) && isLiteralValue(inner);
+  const codeName = /[_.]/.test(inner) || (/^.+[A-Z]/.test(inner) && !looksRandomCase(inner));
+  return inner.length > 2 && !codeName && !BRACED_CREDENTIAL.test(inner) && !BRACED_GENERIC.test(inner) && isLiteralValue(inner);
 }
 
 /** A code expression rather than a literal: a call, a member access, an index, an environment read. */
@@ -194,12 +212,14 @@ function isDirectory(name: string | undefined, raw: string): boolean {
  * A shell's working directory in a `;`-separated line that reads as a connection string (`PWD=/home/ana;SERVER=x;`,
  * an environment dumped on one line): a directory (isDirectory) written out in full, as a shell does, whose folders
  * read as names: none mixes letters with digits or holds `+` or `=` (base64's). So `Pwd=/a/Xk9mQ2zLw;`,
- * `Pwd=/kT9x/Qm2+Lw;` and `Pwd=~/hunter2;` beside a server are passwords.
- * Risk: a password that is a path of words (`Pwd=/correct/horse;`) is left shown.
+ * `Pwd=/kT9x/Qm2+Lw;` and `Pwd=~/hunter2;` beside a server are passwords. A shell names it `PWD`, in capitals, and a
+ * dump lists it before `SERVER` and `UID` (in order, or as set first): named after the line's server or user
+ * (`afterHost`), or spelled otherwise (`Pwd=/correct/horse;Server=db;`), it is the connection's password.
+ * Risk: a password that is a path of words named first as `PWD` (`PWD=/correct/horse;SERVER=db;`) is left shown.
  */
-function isShellDirectory(name: string | undefined, raw: string): boolean {
+function isShellDirectory(name: string | undefined, raw: string, afterHost: boolean): boolean {
   const path = strip(raw);
-  if (!isDirectory(name, raw) || path.startsWith('~')) return false;
+  if (afterHost || name !== 'PWD' || !isDirectory(name, raw) || path.startsWith('~')) return false;
   return path.split(/[/\\]/).every((folder) => !/[+=]/.test(folder) && !hasLettersAndDigits(folder));
 }
 
@@ -614,11 +634,14 @@ function hasLettersAndDigits(value: string): boolean {
 
 /**
  * A bold label's bare value that is a word (`**Password:** See below`, `**Password:** is stored in vault`): the
- * sentence that follows the label, where a password has a digit or a symbol. A quoted one (`**Password**: \`…\``)
- * is a value whatever it is. Risk: a bare letters-only password after a bold label stays shown.
+ * sentence that follows the label, where a password has a digit or a symbol; or a word alone on the label's line
+ * (`eol`) that is about the field (`**Password:** TBD`, `required`; isFieldWord). A word alone that is none is the
+ * password (`**Password:** letmein`). A quoted one (`**Password**: \`…\``) is a value whatever it is.
+ * Risk: a bare letters-only password after a bold label with more words after it stays shown.
  */
 function isBoldProse(value: string, groups: Record<string, string | undefined> | undefined): boolean {
-  return (groups?.bold !== undefined || groups?.boldAfter !== undefined) && !groups.vq && /^[A-Za-z]+$/.test(value);
+  if ((groups?.bold === undefined && groups?.boldAfter === undefined) || groups.vq || !/^[A-Za-z]+$/.test(value)) return false;
+  return groups.eol === undefined || isFieldWord(value);
 }
 
 /**
@@ -960,25 +983,93 @@ function blockKeyOf(name: string): 'password' | 'secret' | 'other' {
 }
 
 /**
+ * The types a Markdown cell names when it describes a field (`String?`, `string[]`, `Option<String>`): a language's
+ * own types, perhaps qualified (`System.String?`). Another word in a type's dress (`Secret?`, `Hunter[]`) is a value.
+ */
+const TYPE_WORD = String.raw`(?:[A-Za-z_]\w{0,40}\.){0,4}(?:string|str|int|integer|long|short|float|double|decimal|number|num|bool|boolean|char|byte|bytes|object|any|date|datetime|uuid|guid|text|json|securestring|secretstr|secretstring|[uif](?:8|16|32|64|128))`;
+/**
  * What a Markdown cell after a password's name holds when it describes the password rather than gives it: a type
  * (`*string`, `&str`, `string?`, `Option<String>`, `String[]`), a flag (`-p`), a length or rule (`8-64`, `12+`,
  * `min:8`: no letter, or a validation rule's word), `N/A`.
  */
-const MARKDOWN_DESCRIPTION =
-  /^(?:(?:[*&]{1,2}|-{1,2})[A-Za-z][A-Za-z_-]*\d{0,3}|[A-Za-z][A-Za-z_.:]*(?:<[^|\s]{1,80}>\??|\?|\[\])|(?:min|max|size|between|digits|length|len|minlength|maxlength)[:=][\d,]{1,12}|n\/a)$/i;
-/** What a fenced block after a password's label holds when it is a command, not the password: a path of folders or a script's name. */
-const FENCED_COMMAND = /^(?:(?:\.{1,2}|~)?\/(?:[\w.-]+\/)+[\w.-]*|[\w.-]+\.(?:sh|bash|zsh|py|rb|pl|js|mjs|ts|ps1|bat|cmd))$/i;
+const MARKDOWN_DESCRIPTION = new RegExp(
+  String.raw`^(?:(?:[*&]{1,2}|-{1,2})[A-Za-z][A-Za-z_-]*\d{0,3}|[A-Za-z][A-Za-z_.:]*<[^|\s]{1,80}>\??|${TYPE_WORD}(?:\?|\[\])|(?:min|max|size|between|digits|length|len|minlength|maxlength)[:=][\d,]{1,12}|n\/a)$`,
+  'i',
+);
+/**
+ * Words a document's field for a password holds instead of one (`| password | required |`, `**Password:** TBD`): its
+ * type, where it is sent or kept, whether it is needed. With PROSE_WORD and VALUE_KEYWORDS, the words a letters-only
+ * value after a label may not be.
+ */
+const FIELD_WORD = /^(?:text|varchar|char|hash|hashed|body|query|header|headers|path|form|field|input|secret|sensitive|confidential|tbd|todo|ask|prompted|prompt|sample|example|value|type|description|default|na|auto|automatic|vault|keychain|keyring|bcrypt|argon2?|plaintext|redacted|user|username|login|email|name|column|setting|env|environment)$/i;
+
+/** Whether a letters-only value after a password's label is a word about the field (FIELD_WORD, PROSE_WORD, a keyword), not a password. */
+function isFieldWord(value: string): boolean {
+  return FIELD_WORD.test(value) || PROSE_WORD.test(value) || !isLiteralValue(value);
+}
 
 /**
- * Whether a Markdown table's cell or a fenced value after a password's name (the markdown-password shape) is one:
- * letters, and a digit or a symbol, that describe nothing (MARKDOWN_DESCRIPTION), and no working directory under
- * `pwd`; in a fence, no command (FENCED_COMMAND). Risk: a password shaped like a type (`Secret?`) or a path is left shown.
+ * A line break written out after a label (`"**Password:**\n\`\`\`\n…"` in a string in code), or its letter after the
+ * backslash ASSIGN took: read as a value (`\n`, or `n` alone), it hid the break, and the fence's shape found no label.
+ */
+const WRITTEN_BREAK_LETTER = String.raw`(?:\\|(?<=\\))(?:r\\)?n(?![\w$])`;
+
+/**
+ * Where a label's value ends its line: only spaces, then the line's end, the text's, or a JSON string's closing
+ * quote (escaped at any depth). A letters-only value alone there is the field's value; one followed by more words
+ * is a sentence (`**Password:** See below`), one followed by more cells a description table's column.
+ */
+const LINE_END = String.raw`[ \t]{0,8}(?:\r?\n|$|\\{0,${LONGEST_QUOTE_ESCAPE}}")`;
+
+/**
+ * Whether a Markdown table's cell after a password's or a secret's name (the markdown-password shape) is one: a value
+ * that describes nothing (MARKDOWN_DESCRIPTION), no working directory under `pwd` nor a Kubernetes secret's name under
+ * `secret` (isSecretsName): letters and a digit or a symbol; digits and a symbol no number or range holds (`4821!!#`,
+ * not `>=8`, `8-64`, `12+`); or, under a password's name, letters alone in a row of two cells (`rowEnd`) that are no
+ * word about the field (`| password | letmein |`, not `| password | required |` nor `| password | string | yes |`).
+ * Risk: a password of digits alone (`| password | 123456 |`) is left shown, as is a letters-only one among more cells.
  */
 function isMarkdownPassword(value: string, groups?: Record<string, string | undefined>): boolean {
   const name = groups?.name ?? groups?.fenced;
-  if (!isLiteralValue(value) || !/\p{L}/u.test(value) || !/[^\p{L}]/u.test(value)) return false;
-  if (MARKDOWN_DESCRIPTION.test(value) || isDirectory(name, value)) return false;
-  return groups?.fenced === undefined || !FENCED_COMMAND.test(value);
+  if (!isLiteralValue(value) || MARKDOWN_DESCRIPTION.test(value) || isDirectory(name, value) || isSecretsName(name, value)) return false;
+  if (!/\p{L}/u.test(value)) return /\d/.test(value) && /[^\d.,:/+\-–~^<>=%$€£()*]/.test(value);
+  if (/[^\p{L}]/u.test(value)) return true;
+  return groups?.rowEnd !== undefined && name !== undefined && WHOLE_PASSWORD_NAME.test(name) && !isFieldWord(value);
+}
+
+/** A fence's language that runs what it holds (```bash, ```console, ```powershell): its paths and words are commands. */
+const SHELL_FENCE = /^(?:bash|sh|shell|zsh|fish|console|terminal|shell-session|shellsession|powershell|pwsh|ps1|ps|cmd|bat|batch|dos)$/i;
+/** A fence's language that holds plain text, or none: a passphrase of several words may stand in it. */
+const TEXT_FENCE = /^(?:|text|txt|plain|plaintext)$/i;
+/**
+ * A path that runs a command rather than a password shaped as one: relative (`./`, `../`, `~/`), a script's name,
+ * or under a system's or a home's folder (`/usr/local/bin/reset`, `/home/ana/…`, `/run/secrets/db`).
+ */
+const COMMAND_PATH_SHAPE = /^(?:(?:\.{1,2}|~)[/\\]|\/(?:bin|sbin|usr|opt|etc|var|home|users|root|tmp|srv|mnt|media|run|proc|dev|lib|lib64|snap|nix|applications|library|system|volumes|private|workspaces?|app|scripts?)(?:[/\\]|$))|[\w.-]+\.(?:sh|bash|zsh|py|rb|pl|js|mjs|ts|ps1|bat|cmd)$/i;
+/**
+ * A shell's command or a tool's, as a fence after a password's label opens with one (`sudo passwd ana`, `openssl rand
+ * -base64 32`): the first word of several words is looked up here, so a passphrase that starts with one is shown.
+ */
+const COMMAND_WORD = new RegExp(
+  String.raw`^(?:${RUNS_NEXT}|passwd|chpasswd|htpasswd|pass|gopass|op|bw|vault|security|git|ssh|ssh-keygen|openssl|mysql|psql|mongo|mongosh|redis-cli|docker|kubectl|helm|npm|npx|yarn|pnpm|pip|python3?|node|bash|sh|zsh|cd|ls|cat|echo|printf|export|set|setx|unset|net|az|aws|gcloud|gh|heroku|keytool|certutil|curl|wget|make|cargo|go|dotnet|java|php|ruby|perl|rails|rake|bundle|systemctl|service|useradd|usermod|adduser|chmod|chown|read|pwgen|apg|xkcdpass|diceware|head|tr|base64)$`,
+  'i',
+);
+
+/**
+ * Whether the value alone in a fence after a password's label (the fenced-password shape) is one. One word: as a
+ * table's cell is (isMarkdownPassword, letters alone excepted: a command's name stands so as often), and no path that
+ * runs a command (COMMAND_PATH_SHAPE), nor any path in a shell's fence (```sh). Several words on the line: a passphrase
+ * (`correct horse battery staple`) in a fence of text or none, 2 to 8 words of letters, digits and a sentence's
+ * punctuation, the first no command's (COMMAND_WORD): a flag, a path or an assignment makes it a command line.
+ * Risk: a passphrase whose first word is a command's (`make it so now`), or that spans lines, is left shown; a
+ * command not in COMMAND_WORD written as plain words in an unmarked fence is hidden.
+ */
+function isFencedPassword(value: string, groups?: Record<string, string | undefined>): boolean {
+  const lang = groups?.lang ?? '';
+  if (!/\s/.test(value)) return isMarkdownPassword(value, groups) && !COMMAND_PATH_SHAPE.test(value) && !(SHELL_FENCE.test(lang) && /[/\\]/.test(value));
+  const words = value.split(/[ \t]+/);
+  if (!TEXT_FENCE.test(lang) || words.length > 8 || COMMAND_WORD.test(words[0]!)) return false;
+  return words.every((word) => /^[\p{L}\p{N}][\p{L}\p{N}!?,.'-]{0,63}$/u.test(word));
 }
 
 /** Commands that take a password on their line, less common than COMMAND_SHAPES' (QA 45b): each as its flag is read. */
@@ -1010,9 +1101,9 @@ const MORE_COMMAND_SHAPES: readonly SecretShape[] = [
     // as an identifier before `;` is code to password-assignment). Each part ends at its `;`, a key at its `=`:
     // read one way only.
     // A password first (`Password=hunter2;Server=db;Uid=sa;`) is read so when such a key follows it in the list.
-    pattern: new RegExp(String.raw`(?:\b${CONNECTION_HOST}[ \t]{0,8}=[^;\n]{0,200};${CONNECTION_PARTS}[ \t]{0,8}|(?<![\w.-])(?=(?:password|pwd)[ \t]{0,8}=[^;\n]{1,128};${CONNECTION_PARTS}[ \t]{0,8}${CONNECTION_HOST}[ \t]{0,8}=))(?<name>password|pwd)[ \t]{0,8}=[ \t]{0,8}(?<value>\{(?:[^{}\n]|\}\}){1,128}\}(?![^;\n"'\\])|[^;\n"'\\]{1,128}(?![^;\n"'\\]))`, 'gi'),
+    pattern: new RegExp(String.raw`(?:(?<host>\b${CONNECTION_HOST})[ \t]{0,8}=[^;\n]{0,200};${CONNECTION_PARTS}[ \t]{0,8}|(?<![\w.-])(?=(?:password|pwd)[ \t]{0,8}=[^;\n]{1,128};${CONNECTION_PARTS}[ \t]{0,8}${CONNECTION_HOST}[ \t]{0,8}=))(?<name>password|pwd)[ \t]{0,8}=[ \t]{0,8}(?<value>\{(?:[^{}\n]|\}\}){1,128}\}(?![^;\n"'\\])|[^;\n"'\\]{1,128}(?![^;\n"'\\]))`, 'gi'),
     // A braced value is read whole (isBracedSecret); `PWD=/home/ana;SERVER=x;` is a shell's working directory (isShellDirectory).
-    accept: (m, g) => (isBraced(m) ? isBracedSecret(m) : isLiteralValue(m.trim())) && !isShellDirectory(g?.name, m),
+    accept: (m, g) => (isBraced(m) ? isBracedSecret(m) : isLiteralValue(m.trim())) && !isShellDirectory(g?.name, m, g?.host !== undefined),
     needs: ['server', 'data source', 'uid', 'user id'],
   },
   {
@@ -1188,7 +1279,7 @@ export const SECRET_SHAPES: readonly SecretShape[] = [
     // Only a quoted value starts at white space: in a run of it the name's look-behind, which reads back over up to
     // 32 of it, is not tried (1 MB of spaces after `password: |` took 230 ms, most of a redaction's). A length is no
     // value (`**Password:** 12 characters minimum`), nor a label's closing marks (LABEL_MARKS_AFTER).
-    pattern: new RegExp(String.raw`${AFTER_SIGN}(?:(?<=["'\`„])|(?!\s))(?<=${NAME_START}(?<name>${PASSWORD_NAME})${PASSWORD_ASSIGN}(?<vq>${valueQuote(String.raw`["'\`„]`)}))(?!${LABEL_MARKS_AFTER}|${PROSE_LENGTH})${ASSIGNED_VALUE}`, 'gi'),
+    pattern: new RegExp(String.raw`${AFTER_SIGN}(?:(?<=["'\`„])|(?!\s))(?<=${NAME_START}(?<name>${PASSWORD_NAME})${PASSWORD_ASSIGN}(?<vq>${valueQuote(String.raw`["'\`„]`)}))(?!${LABEL_MARKS_AFTER}|${PROSE_LENGTH}|${WRITTEN_BREAK_LETTER})${ASSIGNED_VALUE}(?:(?<eol>(?=${LINE_END}))|)`, 'gi'),
     // After an arrow a plain word is code (`hash :: Password -> IO Digest`), not a password.
     accept: (m, g) => (!g?.vq && isBraced(m) ? isBracedSecret(m) : isLiteralValue(m)) && !WRITTEN_BLOCK_MARKER.test(m) && isPasswordVariable(g?.name) && !isDirectory(g?.name, m) && !(g?.arrow !== undefined && /^[A-Za-z_$][A-Za-z_$]*$/.test(strip(m))) && !isAfterClosingQuote(m) && !isBoldProse(m, g),
     needs: ['pass', 'pwd', 'kennwort', 'rediscli_auth'],
@@ -1239,18 +1330,28 @@ export const SECRET_SHAPES: readonly SecretShape[] = [
   },
   {
     id: 'markdown-password',
-    // A password in Markdown that no assignment reads: a table's cell that names a password and the next that holds
-    // it (`| Password | Xk9mQ2zLw9 |`, the name in bold, the value in backticks), not in a header row (a `|---|` row
-    // under it names columns); or a label (`**Password:**`, perhaps words after it: `See below`) and the value alone
-    // in the fenced block on the lines after. The row's or fence's end is looked at, not taken: the value ends the
-    // match. A value of letters alone (`| password | required |`) is a description, one with a space a sentence; a
-    // shell's pipes hold no such cell. Risk: a letters-only password in a table, or a fenced one of several lines or
-    // words, is left shown.
+    // A password in a Markdown table that no assignment reads: a cell that names a password or a secret and the next that
+    // holds it (`| Password | Xk9mQ2zLw9 |`, the name in bold, the value in backticks), not in a header row (a `|---|` row
+    // under it names columns). The row's end is looked at, not taken: the value ends the match; `rowEnd` says the row
+    // ends after it (two cells: a name and its value). A value with a space is a sentence; a shell's pipes hold no such
+    // cell. Which values are passwords: isMarkdownPassword.
     pattern: new RegExp(
-      String.raw`(?:(?<=\|[ \t]{0,8})(?:\*\*|__)?(?<name>${PASSWORD_NAME})(?:\*\*|__)?[ \t]{0,8}\|[ \t]{0,8}\`?|${NAME_START}(?<fenced>${PASSWORD_NAME})[*_]{0,3}:[*_]{0,3}[^\n\`]{0,80}\r?\n[ \t]{0,8}\`{3}[\w-]{0,20}[ \t]{0,8}\r?\n[ \t]{0,8})(?<value>[^|\`\s]{1,200})(?=\`?[ \t]{0,8}\|(?![^\n]{0,400}\r?\n[ \t]{0,8}\|?[ \t]{0,8}:?-{3})|[ \t]{0,8}\r?\n[ \t]{0,8}\`{3})`,
+      String.raw`(?<=\|[ \t]{0,8})(?:\*\*|__)?(?<name>${PASSWORD_NAME}|[A-Za-z0-9_.-]*?secret)(?:\*\*|__)?[ \t]{0,8}\|[ \t]{0,8}\`?(?<value>[^|\`\s]{1,200})(?=\`?[ \t]{0,8}\|(?![^\n]{0,400}\r?\n[ \t]{0,8}\|?[ \t]{0,8}:?-{3}))(?:(?<rowEnd>(?=\`?[ \t]{0,8}\|${LINE_END}))|)`,
       'gi',
     ),
     accept: isMarkdownPassword,
+    needs: ['pass', 'pwd', 'kennwort', 'secret'],
+  },
+  {
+    id: 'fenced-password',
+    // A label (`**Password:**`, perhaps words after it: `See below`) and the value alone on the fenced block's one line
+    // after it, the fence's language as `lang`; a line break may be written out (`\n` in a string in code, YAML_BREAK).
+    // The fence's end is looked at, not taken. Which values are: isFencedPassword.
+    pattern: new RegExp(
+      String.raw`${NAME_START}(?<fenced>${PASSWORD_NAME})[*_]{0,3}:[*_]{0,3}(?:[^\\\n\`]|\\[^rn\n]){0,80}${YAML_BREAK}[ \t]{0,8}\`{3}(?<lang>[\w-]{0,20})[ \t]{0,8}${YAML_BREAK}[ \t]{0,8}(?<value>[^|\`\s\\](?:(?:[^\\\`\r\n]|\\[^rn\r\n"'\\\`]){0,198}[^\`\s\\])?)(?=[ \t]{0,8}${YAML_BREAK}[ \t]{0,8}\`{3})`,
+      'gi',
+    ),
+    accept: isFencedPassword,
     needs: ['pass', 'pwd', 'kennwort'],
   },
   {
@@ -1276,7 +1377,8 @@ export const SECRET_SHAPES: readonly SecretShape[] = [
     id: 'secret-assignment',
     pattern: new RegExp(String.raw`${AFTER_SIGN}(?!\[REDACTED\]|${FORMAT_PLACEHOLDER}|${LABEL_MARKS_AFTER})(?=[^\s"'\`,;\\]{8})(?<=${NAME_START}(?<name>${TOKEN_NAME}|${SECRET_NAME})${ASSIGN}${valueQuote(String.raw`["'\`]`)})[^\s"'\`,;\\]{8,}`, 'gi'),
     // A format's placeholder is read no further (`password={0:yyyy-MM-dd HH:mm}`: its first word looked like a token).
-    accept: (m, g) => isTokenLike(m) && !isSecretsName(g?.name, m) && !isDirectory(g?.name, m),
+    // A value in braces is judged as a password's is (isBracedSecret: `{0:Xk9mQ2zLw9aa}` is no format), then by what it holds.
+    accept: (m, g) => (isBraced(m) ? isBracedSecret(m) && isTokenLike(m.slice(1, -1)) : isTokenLike(m)) && !isSecretsName(g?.name, m) && !isDirectory(g?.name, m),
     needs: ['key', 'secret', 'token', 'credential', 'access', 'dsn', 'passw', 'pwd', '_pass'],
   },
 ];

@@ -404,6 +404,8 @@ export function secretKinds(): SecretKind[] {
     contextual('connection string password first', (v) => `Password=${v};Server=db;Uid=sa;`, rand(LOWER, 7)),
     // A Markdown table's row (attack-followups-8).
     contextual('markdown table password', (v) => `| Password | ${v} |`, password()),
+    // A label and the password alone in the fenced block after it (gaps-s49: its own shape, fenced-password).
+    contextual('markdown fenced password', (v) => `**Password:**\n\`\`\`\n${v}\n\`\`\``, password()),
   ];
   // The AWS pair: a key id, and the bare secret key beside it.
   const pair = kinds.find((k) => k.kind === 'aws key pair')!;

@@ -77,7 +77,8 @@ const WORST_LABELS: Record<string, (string | Sized)[]> = {
   'quoted-credential-in-prose': ['the passphrase·is·"', 'the token·is·“', 'the passphrase·is·still·"', 'the passphrase·is·now·also·"'],
   'password-in-prose': ['password·is·', 'password·for·the·db·is·', 'password·is·now·', 'Passwort·ist·immer·noch·', 'Passwort·für·die·DB·lautet·:·', 'password·is·now·also·', 'Passwort·lautet·wie·folgt·:·'],
   'password-named-bare': ['passwd·'],
-  'markdown-password': ['|·Password·|·', '|·**DB_PASSWORD**·|·`', '**Password:**·\n```·\n·'],
+  'markdown-password': ['|·Password·|·', '|·**DB_PASSWORD**·|·`'],
+  'fenced-password': ['**Password:**·\n```·\n·', '**Password:**\n```\nab·'],
   'credential-in-prose': ['API key·:·', 'the token·is·', 'token=', 'API key·-·', 'API key·'],
   'secret-assignment': ['API_TOKEN·=·', 'secret·:·'],
 };
