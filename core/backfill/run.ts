@@ -424,17 +424,21 @@ const OUTSIDE_WINDOW: FilePlan = { skip: 'outsideWindow' };
  * checkpoint then allows is judged as for any file (size, mtime, the bytes before its offset).
  */
 class MovedFiles {
-  readonly #present: ReadonlySet<string>;
+  /** The paths the walk found (asked only once a file has no checkpoint of its own). */
+  readonly #present: () => Promise<ReadonlySet<string>>;
   #byInode: Map<string, string> | undefined;
 
-  constructor(present: ReadonlySet<string>) {
+  constructor(present: () => Promise<ReadonlySet<string>>) {
     this.#present = present;
   }
 
   /** The path whose checkpoint `file` takes over, now re-keyed in `loaded` (the run's checkpoints); undefined when none. */
-  from(file: TranscriptFile, loaded: Map<string, CheckpointIdentity>): string | undefined {
+  async from(file: TranscriptFile, loaded: Map<string, CheckpointIdentity>): Promise<string | undefined> {
     if (loaded.has(file.path)) return undefined;
-    this.#byInode ??= new Map([...loaded].filter(([path]) => !this.#present.has(path)).map(([path, cp]) => [`${cp.dev}:${cp.ino}`, path]));
+    if (!this.#byInode) {
+      const present = await this.#present();
+      this.#byInode = new Map([...loaded].filter(([path]) => !present.has(path)).map(([path, cp]) => [`${cp.dev}:${cp.ino}`, path]));
+    }
     const key = `${file.dev}:${file.ino}`;
     const from = this.#byInode.get(key);
     // A move keeps the name or adds to it (`archived_sessions/<same name>`, `<id>.jsonl.reset.<ts>`); a
@@ -461,8 +465,20 @@ async function planFiles(provider: TranscriptProvider, discovery: DiscoveryResul
   const gone = complete ? deps.fingerprints.retainOnly(provider.id, files) : [];
   let loaded: Map<string, CheckpointIdentity> | undefined;
   const load = async () => (loaded ??= (await deps.checkpoints?.identities(provider.id)) ?? new Map<string, CheckpointIdentity>());
-  const present = new Set(files.map((f) => f.path));
-  const moves = ctx.scheduled ? new MovedFiles(present) : undefined;
+  // The walk's paths, built only when asked (a file with no checkpoint, checkpoints or failures to weigh
+  // against the walk: an unchanged tick asks nothing of it), with turns: 20,000 paths at once held the loop 5 ms and more.
+  let present: Set<string> | undefined;
+  const presentPaths = async (): Promise<ReadonlySet<string>> => {
+    if (present) return present;
+    const paths = new Set<string>();
+    for (const file of files) {
+      paths.add(file.path);
+      const due = yieldTurn();
+      if (due) await due;
+    }
+    return (present = paths);
+  };
+  const moves = ctx.scheduled ? new MovedFiles(presentPaths) : undefined;
   // Files older than the schedule's window are not tried: one that could not be read is no longer said
   // to be waiting to be. (A manual run's window may be narrower; the schedule still tries those.)
   const aged: string[] = [];
@@ -473,8 +489,8 @@ async function planFiles(provider: TranscriptProvider, discovery: DiscoveryResul
     return undefined;
   };
   /** A moved file takes its checkpoint and holds with it (see MovedFiles); what they allow is judged after. */
-  const takeOver = (file: TranscriptFile, checkpoints: Map<string, CheckpointIdentity>): void => {
-    const from = moves?.from(file, checkpoints);
+  const takeOver = async (file: TranscriptFile, checkpoints: Map<string, CheckpointIdentity>): Promise<void> => {
+    const from = await moves?.from(file, checkpoints);
     if (from !== undefined) deps.checkpoints?.move(provider.id, from, file.path);
   };
   /**
@@ -484,7 +500,9 @@ async function planFiles(provider: TranscriptProvider, discovery: DiscoveryResul
    * bring them back. It takes them over unread, as a file inside the window would before its read.
    */
   const agedMove = async (file: TranscriptFile): Promise<void> => {
-    if (moves && !deps.fingerprints.isUnchanged(file)) takeOver(file, await load());
+    if (!moves || deps.fingerprints.isUnchanged(file)) return;
+    const checkpoints = await load();
+    if (!checkpoints.has(file.path)) await takeOver(file, checkpoints);
   };
   const plan = async (file: TranscriptFile): Promise<FilePlan> => {
     // A file caught in another program's hands is tried again, and its failure is new each time (RETRIED).
@@ -493,7 +511,8 @@ async function planFiles(provider: TranscriptProvider, discovery: DiscoveryResul
     // A manual run reads it anyway: a backfill is how a person asks for a file to be tried again.
     if (known !== undefined && ctx.scheduled) return { skip: 'unreadable', code: known };
     const checkpoints = await load();
-    takeOver(file, checkpoints);
+    // Only a file with no checkpoint of its own may have taken one over (MovedFiles.from).
+    if (!checkpoints.has(file.path)) await takeOver(file, checkpoints);
     const verdict = checkpointPlan(file, checkpoints.get(file.path), provider.parserVersion, ctx.windowStartMs);
     if (!ctx.scheduled) return { skip: false, options: base, resumedFrom: undefined, vouched: verdict === 'unchanged', ...(known !== undefined ? { known } : {}) };
     if (verdict === 'unchanged') return UNCHANGED;
@@ -510,10 +529,16 @@ async function planFiles(provider: TranscriptProvider, discovery: DiscoveryResul
     if (due) await due;
   }
   if (complete && loaded) {
-    gone.push(...[...loaded.keys()].filter((path) => !present.has(path)));
+    const found = await presentPaths();
+    // As many checkpoints as files after a restart: weighed with turns, as the files were.
+    for (const path of loaded.keys()) {
+      if (!found.has(path)) gone.push(path);
+      const due = yieldTurn();
+      if (due) await due;
+    }
   }
   if (gone.length > 0) await deps.checkpoints?.remove(provider.id, [...new Set(gone)]);
-  if (complete && deps.checkpoints) forgetUnreadable(provider, deps.checkpoints.failuresGone(provider.id, present), deps);
+  if (complete && deps.checkpoints && deps.checkpoints.hasFailures(provider.id)) forgetUnreadable(provider, deps.checkpoints.failuresGone(provider.id, await presentPaths()), deps);
   if (ctx.scheduled && aged.length > 0) forgetUnreadable(provider, aged, deps);
   return plans;
 }
@@ -531,7 +556,8 @@ export async function runBackfillProvider(provider: TranscriptProvider, deps: Ba
   const discovery = await provider.discover(ctx.signal);
   const { files } = discovery;
   // Transcripts only: a file that only describes them is read, and counted as none (describesOnly).
-  const transcripts = files.filter((file) => !file.describesOnly).length;
+  let transcripts = 0;
+  for (const file of files) if (!file.describesOnly) transcripts += 1;
   stats.discovered = transcripts;
   stats.failed += discovery.failed;
   errors.addAll(discovery.errors);

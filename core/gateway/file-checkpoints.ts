@@ -407,8 +407,15 @@ export class FileCheckpoints {
    */
   async identities(provider: string): Promise<Map<string, CheckpointIdentity>> {
     const out = new Map<string, CheckpointIdentity>();
+    // A provider's files sit on one device or a few: its number is parsed once per run of rows that share it.
+    let devText = '';
+    let device = 0n;
     await inPages<[string, string, string, number, number, number, number | null]>(this.#identities, provider, ([path, dev, ino, size, mtimeMs, parserVersion, windowStartMs]) => {
-      out.set(path, { dev: BigInt(dev), ino: BigInt(ino), size, mtimeMs, parserVersion, windowStartMs });
+      if (dev !== devText) {
+        devText = dev;
+        device = BigInt(dev);
+      }
+      out.set(path, { dev: device, ino: BigInt(ino), size, mtimeMs, parserVersion, windowStartMs });
     });
     return out;
   }
@@ -565,6 +572,11 @@ export class FileCheckpoints {
     const remove = this.#db.prepare('DELETE FROM file_failures WHERE provider = ? AND path = ?');
     inTransaction(this.#db, () => gone.forEach((path) => remove.run(provider, path)));
     for (const path of gone) held.delete(path);
+  }
+
+  /** Whether any file of the provider is remembered unreadable: a walk weighs its paths against them only then. */
+  hasFailures(provider: string): boolean {
+    return this.#failuresOf(provider).size > 0;
   }
 
   /** The remembered failures of files a complete walk no longer finds. */

@@ -48,6 +48,8 @@ export class FingerprintMap {
   retainOnly(provider: string, discovered: readonly TranscriptFile[]): string[] {
     // Marks what this walk found; on the usual tick that is every known path, and nothing is swept.
     const walk = ++this.#walks;
+    // Nothing known of this provider (the first tick after a start): nothing to mark, nothing to forget.
+    if ((this.#perProvider.get(provider) ?? 0) === 0) return [];
     let found = 0;
     for (const file of discovered) {
       const known = this.#byPath.get(file.path);

@@ -37,12 +37,28 @@ async function statOrNull(path: string, onFailure: OnFailure): Promise<BigIntSta
 }
 
 /**
- * What a file or folder is known by: its (dev, ino), else, where the file system reports inode 0
- * (some Windows file systems do), its path. Every entry would otherwise share one identity, and all
- * but the first would be dropped as seen.
+ * The files or folders a walk has seen, by what each is known by: its (dev, ino), else, where the file
+ * system reports inode 0 (some Windows file systems do), its path. Every entry would otherwise share one
+ * identity, and all but the first would be dropped as seen. Kept by device, then inode: a text key per
+ * entry (two BigInt conversions and a string) cost twice the lookups it served.
  */
-function identity(path: string, info: BigIntStats): string {
-  return info.ino === 0n ? `path:${path}` : `${info.dev}:${info.ino}`;
+class Seen {
+  readonly #byDevice = new Map<bigint, Set<bigint>>();
+  readonly #byPath = new Set<string>();
+
+  /** Records the entry; false when it was already seen. */
+  claim(path: string, info: BigIntStats): boolean {
+    if (info.ino === 0n) return added(this.#byPath, path);
+    let inodes = this.#byDevice.get(info.dev);
+    if (!inodes) this.#byDevice.set(info.dev, (inodes = new Set()));
+    return added(inodes, info.ino);
+  }
+}
+
+/** Adds `value`; whether it was not there yet (one lookup, not two). */
+function added<T>(set: Set<T>, value: T): boolean {
+  const before = set.size;
+  return set.add(value).size !== before;
 }
 
 /**
@@ -88,8 +104,8 @@ export class Scan {
   failed = 0;
   /** Why `failed` grew, by error code. */
   readonly errors = new CodeTally();
-  readonly #seenDirs = new Set<string>();
-  readonly #seenFiles = new Set<string>();
+  readonly #seenDirs = new Seen();
+  readonly #seenFiles = new Seen();
   readonly #signal: AbortSignal | undefined;
   #inFlight = 0;
   readonly #waiting: Array<{ requests: number; start: () => void }> = [];
@@ -118,9 +134,7 @@ export class Scan {
 
   /** Records one known file (e.g. a sidecar-described transcript) under the same dedupe. */
   addFile(path: string, info: BigIntStats, source: string, sidecar?: string, describesOnly?: true): void {
-    const key = identity(path, info);
-    if (this.#seenFiles.has(key)) return;
-    this.#seenFiles.add(key);
+    if (!this.#seenFiles.claim(path, info)) return;
     // Assigned, not spread: two throwaway objects per file were a tenth of the walk's own time.
     const file: TranscriptFile = { path, dev: info.dev, ino: info.ino, size: Number(info.size), mtimeMs: mtimeOf(info), source };
     if (sidecar) file.sidecar = sidecar;
@@ -130,10 +144,7 @@ export class Scan {
 
   /** Marks a directory as visited; false when it was already seen (a loop or a duplicate root). */
   enterDir(path: string, info: BigIntStats): boolean {
-    const key = identity(path, info);
-    if (this.#seenDirs.has(key)) return false;
-    this.#seenDirs.add(key);
-    return true;
+    return this.#seenDirs.claim(path, info);
   }
 
   async list(dir: string): Promise<Dirent[]> {

@@ -33,4 +33,18 @@ describe('FingerprintMap.retainOnly', () => {
     expect(map.retainOnly('gemini', [])).toEqual(['/x/2']);
     expect(map.size).toBe(0);
   });
+
+  it('looks at no listed file for a provider it knows nothing of (the first tick after a start)', () => {
+    const map = new FingerprintMap();
+    map.advance(file('/b/1'), 'codex');
+    let looked = 0;
+    const listed = Array.from({ length: 1_000 }, (_, i) => {
+      const f = file(`/a/${i}`);
+      return Object.defineProperty(f, 'path', { get: () => ((looked += 1), `/a/${i}`) });
+    });
+    // A restart's walk of 20,000 files was looked up path by path here, at once, before planning began.
+    expect(map.retainOnly('claude', listed)).toEqual([]);
+    expect(looked).toBe(0);
+    expect(map.size).toBe(1);
+  });
 });

@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { withoutBom } from '../../lines.js';
 import { mtimeOf, type Scan } from '../../scan.js';
+import type { TranscriptFile } from '../../types.js';
 import { agentIdOf } from './parse.js';
 
 const SKIP_DIRS = new Set(['tool-results', 'memory', 'node_modules', '.git', 'outputs']);
@@ -102,10 +103,13 @@ export async function discoverDesktop(scan: Scan, root: string): Promise<void> {
  * its time is the transcript's too, so a sidecar that appears or changes gets the file read again.
  */
 export async function foldAgentMeta(scan: Scan): Promise<void> {
-  const agents = scan.files.flatMap((file) => {
+  // One pass, with no allocation for a file that is no subagent's (the usual one): a restart's walk of
+  // 20,000 files spent 5–15 ms here at once, between the last stat and the first checkpoint page.
+  const agents: Array<{ file: TranscriptFile; meta: string }> = [];
+  for (const file of scan.files) {
     const meta = agentMetaPath(file.path);
-    return meta === undefined ? [] : [{ file, meta }];
-  });
+    if (meta !== undefined) agents.push({ file, meta });
+  }
   for (let i = 0; i < agents.length && !scan.cancelled; i += STAT_BATCH) {
     const slice = agents.slice(i, i + STAT_BATCH);
     const times = await Promise.all(slice.map((a) => mtimeMs(a.meta)));

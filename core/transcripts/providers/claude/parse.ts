@@ -149,6 +149,8 @@ export interface FileFacts {
 }
 
 export function agentIdOf(path: string): string | undefined {
+  // Asked of every file a walk finds: a path that holds no `agent-` is none, without taking its name apart.
+  if (!path.includes('agent-')) return undefined;
   const match = /^agent-(.+)\.jsonl$/.exec(basename(path));
   return match?.[1];
 }
