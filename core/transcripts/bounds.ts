@@ -44,15 +44,13 @@ export function imageFacts(mediaType: unknown, data: unknown): Record<string, un
   return facts;
 }
 
-/** Stringifies a structured payload (tool input, unknown block) for storage, bounded. */
+/**
+ * Stringifies a structured payload (tool input, unknown block) for storage, bounded. A value nested
+ * too deep to stringify throws its RangeError on: the record is then counted `malformed` by its reader
+ * (countRecordError), not stored with empty text and counted nowhere.
+ */
 export function boundJson(value: unknown, cap: number): Bounded {
-  let text: string;
-  try {
-    text = JSON.stringify(value) ?? '';
-  } catch {
-    text = '';
-  }
-  return bound(text, cap);
+  return bound(JSON.stringify(value) ?? '', cap);
 }
 
 export function parseTs(value: unknown): number | null {

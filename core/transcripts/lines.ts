@@ -283,6 +283,19 @@ export function countMalformed(stats: LineStats): void {
 }
 
 /**
+ * The one rule for an error thrown while one record (a line, a legacy chat's message, a store row) is
+ * projected: a RangeError is that record's own, counted `malformed`, and the read goes on; anything
+ * else is the reader's, and fails the file as before. JSON.parse does not recurse, so a line of 100 KB
+ * parses however deep it nests (60,000 levels); a parser's JSON.stringify, String() or Array#join of
+ * such a value recurses and overflows the stack. Caught rather than looked for: a depth walk would cost
+ * every line, a try/catch costs nothing until a record throws.
+ */
+export function countRecordError(stats: LineStats, error: unknown): void {
+  if (!(error instanceof RangeError)) throw error;
+  countMalformed(stats);
+}
+
+/**
  * Thrown by a provider reading a file that is one document (a legacy Gemini chat) when the document
  * does not parse: nothing of the file could be read, so it is the file that failed (`malformed`, named
  * to the person as a file that could not be read), not one line of it. A line file's line that does

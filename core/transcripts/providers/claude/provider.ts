@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { PROVIDERS } from '../../../api/constants/index.js';
-import { countSkip, readCompleteLines, resumeOffset } from '../../lines.js';
+import { countRecordError, countSkip, readCompleteLines, resumeOffset } from '../../lines.js';
 import { parseLine, Projection } from '../../projection.js';
 import { Scan } from '../../scan.js';
 import type { DiscoveryResult, LineStats, ReadOptions, TranscriptBatch, TranscriptFile, TranscriptProvider } from '../../types.js';
@@ -99,7 +99,11 @@ export class ClaudeProvider implements TranscriptProvider {
           continue;
         }
         ctx.shaped ||= claudeShaped(line);
-        projectLine(line, text, offsets[i]!, ctx, projection, stats);
+        try {
+          projectLine(line, text, offsets[i]!, ctx, projection, stats);
+        } catch (error) {
+          countRecordError(stats, error);
+        }
         if (projection.pending >= options.batchParts) yield projection.take(false);
       }
     }

@@ -4,7 +4,7 @@ import { PROVIDERS } from '../../../api/constants/index.js';
 import { basename, join } from 'node:path';
 import { metaJson, parseTs } from '../../bounds.js';
 import { readCompressedLines } from '../../compressed.js';
-import { countMalformed, countSkip, readCompleteLines, resumeOffset, type LineChunk } from '../../lines.js';
+import { countMalformed, countRecordError, countSkip, readCompleteLines, resumeOffset, type LineChunk } from '../../lines.js';
 import { asObject, asString, parseLine, Projection, type Json } from '../../projection.js';
 import { Scan } from '../../scan.js';
 import { PART_FLAGS, type DiscoveryResult, type LineStats, type ReadOptions, type SessionRow, type TranscriptBatch, type TranscriptFile, type TranscriptProvider } from '../../types.js';
@@ -154,9 +154,13 @@ class RolloutReader {
   line(text: string): void {
     const line = parseLine(text);
     if (!line) return countMalformed(this.#stats);
-    const payload = asObject(line.payload);
-    if (typeof line.type === 'string' && payload) return this.#envelope(text, line.type, payload, parseTs(line.timestamp));
-    this.#bare(text, line);
+    try {
+      const payload = asObject(line.payload);
+      if (typeof line.type === 'string' && payload) return this.#envelope(text, line.type, payload, parseTs(line.timestamp));
+      this.#bare(text, line);
+    } catch (error) {
+      countRecordError(this.#stats, error);
+    }
   }
 
   #envelope(text: string, type: string, payload: Json, ts: number | null): void {

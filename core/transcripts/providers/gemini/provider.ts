@@ -4,7 +4,7 @@ import { open } from 'node:fs/promises';
 import { PROVIDERS, type SkipReason } from '../../../api/constants/index.js';
 import { basename, join, sep } from 'node:path';
 import { metaJson, parseTs } from '../../bounds.js';
-import { countMalformed, countSkip, MalformedFile, readCompleteLines, withoutBom } from '../../lines.js';
+import { countMalformed, countRecordError, countSkip, MalformedFile, readCompleteLines, withoutBom } from '../../lines.js';
 import { asObject, asString, parseLine, Projection, type Json } from '../../projection.js';
 import { Scan } from '../../scan.js';
 import { PART_FLAGS, type DiscoveryResult, type LineStats, type PartRow, type ReadOptions, type SessionRow, type TranscriptBatch, type TranscriptFile, type TranscriptProvider } from '../../types.js';
@@ -147,12 +147,20 @@ class ChatReader {
 
   /** One JSONL line, counted once: it stored a part, or it is skipped for one reason. */
   record(line: Json): void {
-    this.#count(this.#line(line));
+    try {
+      this.#count(this.#line(line));
+    } catch (error) {
+      countRecordError(this.#ctx.stats, error);
+    }
   }
 
-  /** One message of a legacy document, counted as a line of its own. */
+  /** One message of a legacy document, counted as a line of its own: one too deep to read is that message, not the chat. */
   documentMessage(message: Json): void {
-    this.#count(this.#message(message));
+    try {
+      this.#count(this.#message(message));
+    } catch (error) {
+      countRecordError(this.#ctx.stats, error);
+    }
   }
 
   #count(reason: SkipReason | undefined): void {

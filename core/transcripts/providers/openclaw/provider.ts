@@ -3,7 +3,7 @@ import { PROVIDERS } from '../../../api/constants/index.js';
 import { basename, dirname, join } from 'node:path';
 import { bound, metaJson, parseTs, TEXT_CAP } from '../../bounds.js';
 import { readCompressedLines } from '../../compressed.js';
-import { countMalformed, countSkip, readCompleteLines, resumeOffset } from '../../lines.js';
+import { countMalformed, countRecordError, countSkip, readCompleteLines, resumeOffset } from '../../lines.js';
 import { asObject, asString, parseLine, Projection, type Json } from '../../projection.js';
 import { Scan } from '../../scan.js';
 import { PART_FLAGS, type DiscoveryResult, type LineStats, type PartRow, type ReadOptions, type SessionRow, type TranscriptBatch, type TranscriptFile, type TranscriptProvider } from '../../types.js';
@@ -162,8 +162,20 @@ class EntryProjection {
     return `oc:${this.#context.agentId}:${this.#header.id}`;
   }
 
-  /** One parsed entry; `index` is its line in a JSONL file (the identity of a v1 entry, which has no id). */
+  /**
+   * One parsed entry; `index` is its line in a JSONL file (the identity of a v1 entry, which has no id).
+   * Every layout's entries come through here (a JSONL line, a compressed archive's, a store row): one too
+   * deep to read is counted, not the file or store failed.
+   */
   entry(line: Json, index: number | undefined): void {
+    try {
+      this.#entry(line, index);
+    } catch (error) {
+      countRecordError(this.#stats, error);
+    }
+  }
+
+  #entry(line: Json, index: number | undefined): void {
     if (line.type === 'session') {
       const header = headerOf(line);
       if (header) this.#context.header = header;
