@@ -93,6 +93,8 @@ function entropy(text: string): number {
 const VALUE_KEYWORDS = new Set(
   'true false null none nil undefined string str bool boolean int integer number float bytes any object optional required secretstr secretbytes password yes no on off empty unset default'.split(' '),
 );
+/** A password manager whose name has a digit (`| Password | 1Password |`, `password: 1Password`): where it is kept, not it. */
+const PASSWORD_MANAGER = /^1password$/i;
 /** Placeholders and references: `<your-key>`, `<password>`, `${TOKEN}`, `$TOKEN`, `$user:$pass`, `$1`, `%TOKEN%`, `{{ secrets.X }}`, `***`, `xxxx`, `…`. */
 const PLACEHOLDER = /^(?:<[^>]*>?|\$\{.*|\$\(.*|(?:\$(?:[A-Za-z_]\w*|\d)[:@/.,-]?)+|%[A-Za-z_]+%|\{\{.*|\{.*\}|\*+|x{3,}|X{3,}|\.{3,}|…|\[REDACTED\]|REDACTED|-+)$/;
 /**
@@ -115,12 +117,16 @@ function isPlaceholder(value: string): boolean {
  * What a format's placeholder may say after its colon: symbols and digits (`#,##0.00`, `.2f`, `>10`), a date's or a
  * number's letters (`yyyy-MM-dd HH:mm`, `hh:mm tt`, `0.00E+0`, ISO's `T`), strftime's `%` and a letter (`%Y-%m-%d`),
  * then perhaps one standard or type letter and a precision (`N2`, `X8`, `08.3f`). Any other letter makes it a value
- * (`token={0:Xk9mQ2zLw9aa}`, `{0:hunter2x}`): no format reads it. Each character is read one way (the classes exclude
- * one another; only the last letter may be read twice), within 32.
+ * (`token={0:Xk9mQ2zLw9aa}`, `{0:hunter2x}`): no format reads it. A date's literal in single quotes (`yyyy-MM-dd'T'HH:mm`)
+ * is its own text, up to 8 characters. Each character is read one way (the classes exclude one another; only the last
+ * letter may be read twice), within 32.
  */
-const FORMAT_SPEC = String.raw`(?:[^A-Za-z{}\r\n"'\`\\%]|%[A-Za-z%]|[dfFghHKmMstyzTEe]){0,32}(?:[A-Za-z]\d{0,3})?`;
-/** A format's numbered placeholder (`{0}`, `{0,-8}`, `{1:x}`, `{0:yyyy-MM-dd HH:mm}`, .NET's and Python's): filled in later, no secret. */
-const FORMAT_PLACEHOLDER = String.raw`\{\d{1,3}(?:,-?\d{1,4})?(?::${FORMAT_SPEC})?\}`;
+const FORMAT_SPEC = String.raw`(?:[^A-Za-z{}\r\n"'\`\\%]|%[A-Za-z%]|[dfFghHKmMstyzTEe]|'[^'{}\r\n"\`\\]{0,8}'){0,32}(?:[A-Za-z]\d{0,3})?`;
+/**
+ * A format's numbered placeholder (`{0}`, `{0,-8}`, `{1:x}`, `{0:yyyy-MM-dd HH:mm}`, .NET's and Python's), perhaps a
+ * field of the argument (Python's `{0.access_token}`, `{0[key]}`): filled in later, no secret.
+ */
+const FORMAT_PLACEHOLDER = String.raw`\{\d{1,3}(?:\.[A-Za-z_]\w{0,63}|\[\w{1,32}\]){0,4}(?:,-?\d{1,4})?(?::${FORMAT_SPEC})?\}`;
 const FORMAT_INDEX = new RegExp(String.raw`^${FORMAT_PLACEHOLDER}$`);
 /** A name in braces (`{name}`, `{db.Password}`): an interpolated string's placeholder when it has no digit or names a credential (BRACED_CREDENTIAL). */
 const BRACED_NAME = /^\{[A-Za-z_][\w.]{0,63}\}$/;
@@ -136,28 +142,25 @@ function isBraced(value: string): boolean {
   return /^\{(?:[^{}]|\}\})*\}$/.test(value);
 }
 
-/** Names a template or a component gives any value it fills in (`password={value}`, `{input}`, `{text}`): a closed list, in lower case. */
-const BRACED_GENERIC = /^(?:value|val|input|text|str|data|name|user|username|login|field|args?|params?|new|old|current|plain|plaintext|raw|hash|hashed|encrypted|masked|pin|code|entry|answer|result|res|item|var|variable|placeholder|env|config|props|state|form)$/i;
-
 /**
  * Whether a bare value in braces is a password: ODBC braces one that holds a `;` (`Pwd={Hx7;mQ2z};`), and a
  * connection string built by a format names its placeholders (`Password={0};`, `{password}`), which are none.
  * A name with a digit is a placeholder only when it names a credential (`{dbPassword2}`): `{hunter2}`,
  * `{x9k2m7q4}` and `{s3cr3t_pw}` are judged as any value is (isLiteralValue), and hidden whole.
- * A name of letters alone is a placeholder when it says so: it names a credential (`{password}`, `{PASSWORD}`,
- * `{pw}`), is a generic one (BRACED_GENERIC: `{value}`), is of one or two letters (`{v}`), or is written as code
- * names a variable: `_` or `.` in it (`{DB_PASS}`, `{form.password}`), or a capital after its first letter
- * (`{userInput}`, `{VALUE}`) unless its cases alternate at random (`{xKqmPzRt}`, looksRandomCase). Any other word
- * (`{hunter}`, `{Hunter}`, `{letmein}`) is a password braced, as ODBC and prose write one, and hidden whole.
- * Risk: a JSX prop given a variable of one plain word (`<Login password={hunter} />`) is hidden.
+ * A name of letters alone is hidden only when its cases alternate at random (`{xKqmPzRt}`, looksRandomCase): a
+ * plain word in braces is as often a code variable (`password={draft}`, `{temp}`, `{self}`) as a password, and
+ * hiding those cost more than it saved (attack-s49, the lead's decision).
+ * Spaces inside the braces (`{ hunter2 }`) are read past; then the value must read as a literal (no call, no
+ * member access: `{ getPassword() }` stays).
+ * Risk: a braced password of plain letters (`{hunter}`, `{ letmein }`) is left shown.
  */
 function isBracedSecret(value: string): boolean {
-  const inner = value.slice(1, -1);
-  if (!/[\p{L}\p{N}]/u.test(inner) || FORMAT_INDEX.test(value)) return false;
-  if (!BRACED_NAME.test(value)) return true;
+  const inner = value.slice(1, -1).trim();
+  const spaced = inner.length !== value.length - 2;
+  if (!/[\p{L}\p{N}]/u.test(inner) || FORMAT_INDEX.test(`{${inner}}`)) return false;
+  if (!BRACED_NAME.test(`{${inner}}`)) return !spaced || isLiteralValue(inner);
   if (/\d/.test(inner)) return !BRACED_CREDENTIAL.test(inner) && isLiteralValue(inner);
-  const codeName = /[_.]/.test(inner) || (/^.+[A-Z]/.test(inner) && !looksRandomCase(inner));
-  return inner.length > 2 && !codeName && !BRACED_CREDENTIAL.test(inner) && !BRACED_GENERIC.test(inner) && isLiteralValue(inner);
+  return looksRandomCase(inner) && !BRACED_CREDENTIAL.test(inner);
 }
 
 /** A code expression rather than a literal: a call, a member access, an index, an environment read. */
@@ -171,7 +174,7 @@ function strip(value: string): string {
 export function isLiteralValue(raw: string): boolean {
   const value = strip(raw);
   // A value with no letter or digit at all is punctuation in prose or markup, not a password.
-  if (!/[\p{L}\p{N}]/u.test(value) || isPlaceholder(value) || EXPRESSION.test(value)) return false;
+  if (!/[\p{L}\p{N}]/u.test(value) || isPlaceholder(value) || EXPRESSION.test(value) || PASSWORD_MANAGER.test(value)) return false;
   return !VALUE_KEYWORDS.has(value.toLowerCase());
 }
 
@@ -205,7 +208,8 @@ function isDirectory(name: string | undefined, raw: string): boolean {
   // One separator may close it (`~/Xk9mQ2aZ/`): a shell's completion adds one.
   const underHome = /^~[/\\]([^/\\]+)[/\\]?$/.exec(path);
   if (underHome?.[1] !== undefined && isMadePass(underHome[1]) && !/^[A-Za-z0-9]+(?:[-_.][A-Za-z0-9]+)+$/.test(underHome[1])) return false;
-  return /^(?:~(?:[/\\][\w.@~+-]+)*[/\\]?|(?:\.{1,2}|[A-Za-z]:)?(?:[/\\][\w.@~+-]+){2,}[/\\]?)$/.test(path);
+  // A Windows path's separator is doubled at each JSON level (`C:\\Users\\ana` one level deep).
+  return /^(?:~(?:(?:\/|\\+)[\w.@~+-]+)*[/\\]?|(?:\.{1,2}|[A-Za-z]:)?(?:(?:\/|\\+)[\w.@~+-]+){2,}[/\\]?)$/.test(path);
 }
 
 /**
@@ -220,7 +224,7 @@ function isDirectory(name: string | undefined, raw: string): boolean {
 function isShellDirectory(name: string | undefined, raw: string, afterHost: boolean): boolean {
   const path = strip(raw);
   if (afterHost || name !== 'PWD' || !isDirectory(name, raw) || path.startsWith('~')) return false;
-  return path.split(/[/\\]/).every((folder) => !/[+=]/.test(folder) && !hasLettersAndDigits(folder));
+  return path.split(/\/|\\+/).every((folder) => !/[+=]/.test(folder) && !hasLettersAndDigits(folder));
 }
 
 /**
@@ -483,9 +487,10 @@ const ASSIGN = String.raw`${NAME_QUOTE}\s{0,32}(?:=|:=|:|=>)(?:(?<=:)[*_]{1,3})?
  * ASSIGN, or an arrow between spaces (`password -> hunter2Xy!`); not `$user->password->hash`, code's member access.
  * Markdown's bold or italics (`**`, `__`, `*`, `_`, both: `***`, `_**`) may close before the colon or after it
  * (`**Password**: …`, `* **Password:** …`, `__Password:__ …`, an agent's answer); `bold` and `boldAfter` say it was
- * there (isBoldProse). The marks after the colon are the label's, not the value's (LABEL_MARKS_AFTER).
+ * there (isBoldProse). The marks after the colon are the label's, not the value's (LABEL_MARKS_AFTER). A dash
+ * between spaces after a closed bold label is its colon (`**Password** - Xk9mQ2zLw9`, a list's way of writing one).
  */
-const PASSWORD_ASSIGN = String.raw`(?<bold>[*_]{1,3})?${NAME_QUOTE}(?:\s{0,32}(?:=|:=|:|=>)(?<boldAfter>(?<=:)[*_]{1,3})?|\s{1,32}(?<arrow>->)(?=\s))\s{0,32}\\?`;
+const PASSWORD_ASSIGN = String.raw`(?<bold>[*_]{1,3})?${NAME_QUOTE}(?:\s{0,32}(?:=|:=|:|=>)(?<boldAfter>(?<=:)[*_]{1,3})?|\s{1,32}(?<arrow>->)(?=\s)|(?<=[*_]{2})[ \t]{1,8}[-–—](?=[ \t]))\s{0,32}\\?`;
 /**
  * A value that would start inside the two or three marks closing a label (`**Password:**hunter2x`, `***…:***`): the
  * value starts after them, and they stay shown. One mark may start a value (`password:*Xk9`).
@@ -572,10 +577,12 @@ const DEEP_QUOTED = String.raw`(?<=(?<!\\)(?<dr>${DEEP_RUN})(?<dq>["']))(?:(?!\k
  * A bare value in braces, read whole: a format's placeholder (`Password={0};`, `{0:yyyy-MM-dd HH:mm}`, `{name}`)
  * is left whole, an ODBC password braced round a `;` hidden whole (isBracedSecret); read as a bare value, `{0` was
  * hidden and `}` left.
- * ODBC writes a `}` inside braces twice (`{P@ss}}w0rd}`): read as the value's own, not its end.
+ * ODBC writes a `}` inside braces twice (`{P@ss}}w0rd}`): read as the value's own, not its end. Spaces may pad
+ * the value (`{ hunter2 }`), none may split it. A quote after it, escaped at any depth, ends it: three levels
+ * deep (seven backslashes before the quote) the run read as the value's own, and `{salt` was hidden, `}` left.
  */
-const BRACED = String.raw`\{(?:\d{1,3}(?:,-?\d{1,4})?:[^{}\r\n"'\`\\]{1,32}|(?:[^{}\s"'\`\\]|\}\}){1,128})\}`;
-const ASSIGNED_VALUE = String.raw`(?:${OWN_QUOTED}|(?<=(?<!\\)["'\`])(?![ \t]*\r?\n)(?:${QUOTED_CHAR})(?:${QUOTED_CHAR}|\r?\n){0,99}(?=["'\`])|(?<=„)[^“”\n]{1,100}(?=[“”])|${DEEP_QUOTED}|${NESTED_QUOTED}|(?<=\\["'\`])(?!\s*\n)(?:[^"'\`]|${NESTED_OWN_QUOTE}){0,99}[^"'\`\n\\](?=\\?["'\`])|(?<!["'\`])(?!„)(?:${BRACED}(?!${BARE_CHAR})|[A-Za-z_$][\w$]*(?!${BARE_CHAR})(?![,;)}])|(?![A-Za-z_$][\w$]*(?!${BARE_CHAR}))${BARE_CHAR}+))`;
+const BRACED = String.raw`\{(?:\d{1,3}(?:,-?\d{1,4})?:[^{}\r\n"'\`\\]{1,32}|[ \t]{0,8}(?:[^{}\s"'\`\\]|\}\}){1,128}[ \t]{0,8})\}`;
+const ASSIGNED_VALUE = String.raw`(?:${OWN_QUOTED}|(?<=(?<!\\)["'\`])(?![ \t]*\r?\n)(?:${QUOTED_CHAR})(?:${QUOTED_CHAR}|\r?\n){0,99}(?=["'\`])|(?<=„)[^“”\n]{1,100}(?=[“”])|${DEEP_QUOTED}|${NESTED_QUOTED}|(?<=\\["'\`])(?!\s*\n)(?:[^"'\`]|${NESTED_OWN_QUOTE}){0,99}[^"'\`\n\\](?=\\?["'\`])|(?<!["'\`])(?!„)(?:${BRACED}(?!(?!\\+["'\`])${BARE_CHAR})|[A-Za-z_$][\w$]*(?!${BARE_CHAR})(?![,;)}])|(?![A-Za-z_$][\w$]*(?!${BARE_CHAR}))${BARE_CHAR}+))`;
 
 /**
  * A quoted "value" that starts as what follows a closing quote does (white space, `;`, `,`, a bracket, a
@@ -635,13 +642,15 @@ function hasLettersAndDigits(value: string): boolean {
 /**
  * A bold label's bare value that is a word (`**Password:** See below`, `**Password:** is stored in vault`): the
  * sentence that follows the label, where a password has a digit or a symbol; or a word alone on the label's line
- * (`eol`) that is about the field (`**Password:** TBD`, `required`; isFieldWord). A word alone that is none is the
- * password (`**Password:** letmein`). A quoted one (`**Password**: \`…\``) is a value whatever it is.
- * Risk: a bare letters-only password after a bold label with more words after it stays shown.
+ * (`eol`): a status or a description as often as a password (`**Password:** Fixed`, `pending`, `TBD`), so shown unless
+ * its cases look random (`**Password:** xKqmPzRt`, looksRandomCase; attack-s49, the lead's decision). A quoted one
+ * (`**Password**: \`…\``) is a value whatever it is.
+ * Risk: a bare password of plain letters after a bold label (`**Password:** letmein`) stays shown.
  */
 function isBoldProse(value: string, groups: Record<string, string | undefined> | undefined): boolean {
-  if ((groups?.bold === undefined && groups?.boldAfter === undefined) || groups.vq || !/^[A-Za-z]+$/.test(value)) return false;
-  return groups.eol === undefined || isFieldWord(value);
+  if ((groups?.bold === undefined && groups?.boldAfter === undefined) || groups.vq) return false;
+  if (!/^[A-Za-z]+$/.test(value)) return false;
+  return groups.eol === undefined || !looksRandomCase(value);
 }
 
 /**
@@ -996,17 +1005,6 @@ const MARKDOWN_DESCRIPTION = new RegExp(
   String.raw`^(?:(?:[*&]{1,2}|-{1,2})[A-Za-z][A-Za-z_-]*\d{0,3}|[A-Za-z][A-Za-z_.:]*<[^|\s]{1,80}>\??|${TYPE_WORD}(?:\?|\[\])|(?:min|max|size|between|digits|length|len|minlength|maxlength)[:=][\d,]{1,12}|n\/a)$`,
   'i',
 );
-/**
- * Words a document's field for a password holds instead of one (`| password | required |`, `**Password:** TBD`): its
- * type, where it is sent or kept, whether it is needed. With PROSE_WORD and VALUE_KEYWORDS, the words a letters-only
- * value after a label may not be.
- */
-const FIELD_WORD = /^(?:text|varchar|char|hash|hashed|body|query|header|headers|path|form|field|input|secret|sensitive|confidential|tbd|todo|ask|prompted|prompt|sample|example|value|type|description|default|na|auto|automatic|vault|keychain|keyring|bcrypt|argon2?|plaintext|redacted|user|username|login|email|name|column|setting|env|environment)$/i;
-
-/** Whether a letters-only value after a password's label is a word about the field (FIELD_WORD, PROSE_WORD, a keyword), not a password. */
-function isFieldWord(value: string): boolean {
-  return FIELD_WORD.test(value) || PROSE_WORD.test(value) || !isLiteralValue(value);
-}
 
 /**
  * A line break written out after a label (`"**Password:**\n\`\`\`\n…"` in a string in code), or its letter after the
@@ -1024,52 +1022,48 @@ const LINE_END = String.raw`[ \t]{0,8}(?:\r?\n|$|\\{0,${LONGEST_QUOTE_ESCAPE}}")
 /**
  * Whether a Markdown table's cell after a password's or a secret's name (the markdown-password shape) is one: a value
  * that describes nothing (MARKDOWN_DESCRIPTION), no working directory under `pwd` nor a Kubernetes secret's name under
- * `secret` (isSecretsName): letters and a digit or a symbol; digits and a symbol no number or range holds (`4821!!#`,
- * not `>=8`, `8-64`, `12+`); or, under a password's name, letters alone in a row of two cells (`rowEnd`) that are no
- * word about the field (`| password | letmein |`, not `| password | required |` nor `| password | string | yes |`).
- * Risk: a password of digits alone (`| password | 123456 |`) is left shown, as is a letters-only one among more cells.
+ * `secret` (isSecretsName): letters and a digit or a symbol; digits and
+ * symbols (isSymbolPassword); or letters alone whose cases look random (`xKqmPzRt`, looksRandomCase). Letters alone
+ * otherwise are a status or a description as often as a password (`| Password | Fixed |`, `High`, `deprecated`,
+ * `OAuth`): shown (attack-s49, the lead's decision).
+ * Risk: a password of digits alone (`| password | 123456 |`) or of plain letters (`letmein`) is left shown.
  */
 function isMarkdownPassword(value: string, groups?: Record<string, string | undefined>): boolean {
   const name = groups?.name ?? groups?.fenced;
   if (!isLiteralValue(value) || MARKDOWN_DESCRIPTION.test(value) || isDirectory(name, value) || isSecretsName(name, value)) return false;
-  if (!/\p{L}/u.test(value)) return /\d/.test(value) && /[^\d.,:/+\-–~^<>=%$€£()*]/.test(value);
+  if (!/\p{L}/u.test(value)) return isSymbolPassword(value);
   if (/[^\p{L}]/u.test(value)) return true;
-  return groups?.rowEnd !== undefined && name !== undefined && WHOLE_PASSWORD_NAME.test(name) && !isFieldWord(value);
+  return looksRandomCase(value);
+}
+
+/**
+ * Whether a value of digits and symbols alone is a password rather than a number, a range, a rule or a reference: six
+ * characters or more (`>=8`, `8-64`, `100%` are shorter), a digit and a symbol no number or range holds, and not an
+ * issue's or a pull request's number (`#123`, `#1234567`). So `4821!!#` is one.
+ */
+function isSymbolPassword(value: string): boolean {
+  return value.length >= 6 && !/^#\d+$/.test(value) && /\d/.test(value) && /[^\d.,:/+\-–~^<>=%$€£()*]/.test(value);
 }
 
 /** A fence's language that runs what it holds (```bash, ```console, ```powershell): its paths and words are commands. */
 const SHELL_FENCE = /^(?:bash|sh|shell|zsh|fish|console|terminal|shell-session|shellsession|powershell|pwsh|ps1|ps|cmd|bat|batch|dos)$/i;
-/** A fence's language that holds plain text, or none: a passphrase of several words may stand in it. */
-const TEXT_FENCE = /^(?:|text|txt|plain|plaintext)$/i;
 /**
  * A path that runs a command rather than a password shaped as one: relative (`./`, `../`, `~/`), a script's name,
  * or under a system's or a home's folder (`/usr/local/bin/reset`, `/home/ana/…`, `/run/secrets/db`).
  */
 const COMMAND_PATH_SHAPE = /^(?:(?:\.{1,2}|~)[/\\]|\/(?:bin|sbin|usr|opt|etc|var|home|users|root|tmp|srv|mnt|media|run|proc|dev|lib|lib64|snap|nix|applications|library|system|volumes|private|workspaces?|app|scripts?)(?:[/\\]|$))|[\w.-]+\.(?:sh|bash|zsh|py|rb|pl|js|mjs|ts|ps1|bat|cmd)$/i;
 /**
- * A shell's command or a tool's, as a fence after a password's label opens with one (`sudo passwd ana`, `openssl rand
- * -base64 32`): the first word of several words is looked up here, so a passphrase that starts with one is shown.
- */
-const COMMAND_WORD = new RegExp(
-  String.raw`^(?:${RUNS_NEXT}|passwd|chpasswd|htpasswd|pass|gopass|op|bw|vault|security|git|ssh|ssh-keygen|openssl|mysql|psql|mongo|mongosh|redis-cli|docker|kubectl|helm|npm|npx|yarn|pnpm|pip|python3?|node|bash|sh|zsh|cd|ls|cat|echo|printf|export|set|setx|unset|net|az|aws|gcloud|gh|heroku|keytool|certutil|curl|wget|make|cargo|go|dotnet|java|php|ruby|perl|rails|rake|bundle|systemctl|service|useradd|usermod|adduser|chmod|chown|read|pwgen|apg|xkcdpass|diceware|head|tr|base64)$`,
-  'i',
-);
-
-/**
- * Whether the value alone in a fence after a password's label (the fenced-password shape) is one. One word: as a
- * table's cell is (isMarkdownPassword, letters alone excepted: a command's name stands so as often), and no path that
- * runs a command (COMMAND_PATH_SHAPE), nor any path in a shell's fence (```sh). Several words on the line: a passphrase
- * (`correct horse battery staple`) in a fence of text or none, 2 to 8 words of letters, digits and a sentence's
- * punctuation, the first no command's (COMMAND_WORD): a flag, a path or an assignment makes it a command line.
- * Risk: a passphrase whose first word is a command's (`make it so now`), or that spans lines, is left shown; a
- * command not in COMMAND_WORD written as plain words in an unmarked fence is hidden.
+ * Whether the value alone in a fence after a password's label (the fenced-password shape) is one: one word, judged as
+ * a table's cell is (isMarkdownPassword: letters alone only when their cases look random), and no path that runs a
+ * command (COMMAND_PATH_SHAPE), nor any path in a shell's fence (```sh). Several words on the line are a command or
+ * its output as often as a passphrase (`Sorry, try again.`, `terraform apply`, `Stored in Vault`): shown
+ * (attack-s49, the lead's decision).
+ * Risk: a passphrase of plain words in a fence (`correct horse battery staple`) is left shown.
  */
 function isFencedPassword(value: string, groups?: Record<string, string | undefined>): boolean {
   const lang = groups?.lang ?? '';
-  if (!/\s/.test(value)) return isMarkdownPassword(value, groups) && !COMMAND_PATH_SHAPE.test(value) && !(SHELL_FENCE.test(lang) && /[/\\]/.test(value));
-  const words = value.split(/[ \t]+/);
-  if (!TEXT_FENCE.test(lang) || words.length > 8 || COMMAND_WORD.test(words[0]!)) return false;
-  return words.every((word) => /^[\p{L}\p{N}][\p{L}\p{N}!?,.'-]{0,63}$/u.test(word));
+  if (/\s/.test(value)) return false;
+  return isMarkdownPassword(value, groups) && !COMMAND_PATH_SHAPE.test(value) && !(SHELL_FENCE.test(lang) && /[/\\]/.test(value));
 }
 
 /** Commands that take a password on their line, less common than COMMAND_SHAPES' (QA 45b): each as its flag is read. */
@@ -1101,7 +1095,10 @@ const MORE_COMMAND_SHAPES: readonly SecretShape[] = [
     // as an identifier before `;` is code to password-assignment). Each part ends at its `;`, a key at its `=`:
     // read one way only.
     // A password first (`Password=hunter2;Server=db;Uid=sa;`) is read so when such a key follows it in the list.
-    pattern: new RegExp(String.raw`(?:(?<host>\b${CONNECTION_HOST})[ \t]{0,8}=[^;\n]{0,200};${CONNECTION_PARTS}[ \t]{0,8}|(?<![\w.-])(?=(?:password|pwd)[ \t]{0,8}=[^;\n]{1,128};${CONNECTION_PARTS}[ \t]{0,8}${CONNECTION_HOST}[ \t]{0,8}=))(?<name>password|pwd)[ \t]{0,8}=[ \t]{0,8}(?<value>\{(?:[^{}\n]|\}\}){1,128}\}(?![^;\n"'\\])|[^;\n"'\\]{1,128}(?![^;\n"'\\]))`, 'gi'),
+    pattern: new RegExp(String.raw`(?:(?<host>\b${CONNECTION_HOST})[ \t]{0,8}=[^;\n]{0,200};${CONNECTION_PARTS}[ \t]{0,8}|(?<![\w.-])(?=(?:password|pwd)[ \t]{0,8}=[^;\n]{1,128};${CONNECTION_PARTS}[ \t]{0,8}${CONNECTION_HOST}[ \t]{0,8}=))(?<name>password|pwd)[ \t]{0,8}=[ \t]{0,8}(?<value>\{(?:[^{}\n]|\}\}){1,128}\}(?![^;\n"'\\])|(?:[^;\n"'\\]|\\+[^;\n"'\\rn]){1,128}(?![^;\n"'\\]))`, 'gi'),
+    // A backslash, escaped at any depth, is the value's own before any character but a quote, a `;` or a written line
+    // break (`Pwd=Xk9\mQ2zLw;`, `Pwd=C:\correct\horse;`): stopping at it showed the rest. A run of them is read one
+    // way (the character after it is no backslash).
     // A braced value is read whole (isBracedSecret); `PWD=/home/ana;SERVER=x;` is a shell's working directory (isShellDirectory).
     accept: (m, g) => (isBraced(m) ? isBracedSecret(m) : isLiteralValue(m.trim())) && !isShellDirectory(g?.name, m, g?.host !== undefined),
     needs: ['server', 'data source', 'uid', 'user id'],
@@ -1332,11 +1329,12 @@ export const SECRET_SHAPES: readonly SecretShape[] = [
     id: 'markdown-password',
     // A password in a Markdown table that no assignment reads: a cell that names a password or a secret and the next that
     // holds it (`| Password | Xk9mQ2zLw9 |`, the name in bold, the value in backticks), not in a header row (a `|---|` row
-    // under it names columns). The row's end is looked at, not taken: the value ends the match; `rowEnd` says the row
-    // ends after it (two cells: a name and its value). A value with a space is a sentence; a shell's pipes hold no such
-    // cell. Which values are passwords: isMarkdownPassword.
+    // under it names columns). The name may be marked (`**`, `__`, `*`, `_` or backticks, the same on both sides), end
+    // in a colon (`| Password: |`) and follow one word (`| DB password |`). The row's end is looked at, not taken: the
+    // value ends the match. A value with a space is a sentence; a shell's pipes hold no such cell. Which values are
+    // passwords: isMarkdownPassword.
     pattern: new RegExp(
-      String.raw`(?<=\|[ \t]{0,8})(?:\*\*|__)?(?<name>${PASSWORD_NAME}|[A-Za-z0-9_.-]*?secret)(?:\*\*|__)?[ \t]{0,8}\|[ \t]{0,8}\`?(?<value>[^|\`\s]{1,200})(?=\`?[ \t]{0,8}\|(?![^\n]{0,400}\r?\n[ \t]{0,8}\|?[ \t]{0,8}:?-{3}))(?:(?<rowEnd>(?=\`?[ \t]{0,8}\|${LINE_END}))|)`,
+      String.raw`(?<=\|[ \t]{0,8})(?<mark>\*\*|__|[*_\`])?(?:[A-Za-z]{1,20}[ \t]{1,2})?(?<name>${PASSWORD_NAME}|[A-Za-z0-9_.-]*?secret):?\k<mark>:?[ \t]{0,8}\|[ \t]{0,8}\`?(?<value>[^|\`\s]{1,200})(?=\`?[ \t]{0,8}\|(?![^\n]{0,400}\r?\n[ \t]{0,8}\|?[ \t]{0,8}:?-{3}))`,
       'gi',
     ),
     accept: isMarkdownPassword,
@@ -1346,9 +1344,10 @@ export const SECRET_SHAPES: readonly SecretShape[] = [
     id: 'fenced-password',
     // A label (`**Password:**`, perhaps words after it: `See below`) and the value alone on the fenced block's one line
     // after it, the fence's language as `lang`; a line break may be written out (`\n` in a string in code, YAML_BREAK).
+    // The fence is three backticks, four or `~~~` (`fence`); one blank line may stand before it and before its end.
     // The fence's end is looked at, not taken. Which values are: isFencedPassword.
     pattern: new RegExp(
-      String.raw`${NAME_START}(?<fenced>${PASSWORD_NAME})[*_]{0,3}:[*_]{0,3}(?:[^\\\n\`]|\\[^rn\n]){0,80}${YAML_BREAK}[ \t]{0,8}\`{3}(?<lang>[\w-]{0,20})[ \t]{0,8}${YAML_BREAK}[ \t]{0,8}(?<value>[^|\`\s\\](?:(?:[^\\\`\r\n]|\\[^rn\r\n"'\\\`]){0,198}[^\`\s\\])?)(?=[ \t]{0,8}${YAML_BREAK}[ \t]{0,8}\`{3})`,
+      String.raw`${NAME_START}(?<fenced>${PASSWORD_NAME})[*_]{0,3}:[*_]{0,3}(?:[^\\\n\`]|\\[^rn\n]){0,80}${YAML_BREAK}(?:[ \t]{0,8}${YAML_BREAK})?[ \t]{0,8}(?<fence>\`{3,4}|~{3})(?<lang>[\w-]{0,20})[ \t]{0,8}${YAML_BREAK}[ \t]{0,8}(?<value>[^|\`\s\\](?:(?:[^\\\`\r\n]|\\[^rn\r\n"'\\\`]){0,198}[^\`\s\\])?)(?=[ \t]{0,8}${YAML_BREAK}(?:[ \t]{0,8}${YAML_BREAK})?[ \t]{0,8}\k<fence>)`,
       'gi',
     ),
     accept: isFencedPassword,

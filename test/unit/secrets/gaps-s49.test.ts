@@ -23,11 +23,8 @@ async function changed(text: string): Promise<string[]> {
 
 describe('leak: a braced password of letters alone (`{hunter}`) was read as a placeholder', () => {
   it.each([
-    ['password={s}', '{hunter}'],
-    ['Password: {s}', '{hunter}'],
-    ['password={s}', '{Hunter}'],
-    ['Server=db;Uid=sa;Pwd={s};', '{letmein}'],
     ['DB_PASSWORD={s}', '{xKqmPzRt}'],
+    ['password={s}', '{KqmPzRtWx}'],
   ])('%s with %s', async (text, secret) => {
     expect(await wrong(text, secret)).toEqual([]);
   });
@@ -45,6 +42,12 @@ describe('leak: a braced password of letters alone (`{hunter}`) was read as a pl
     'password={your_password}',
     'Server={server};Uid={user};Password={password};',
     'password={0}',
+    // Letters alone whose cases do not look random read as a word, and a word in braces is as often a code
+    // variable (`password={draft}`) as a password: the lead's decision after attack-s49 is to show them.
+    'password={hunter}',
+    'Password: {hunter}',
+    'password={Hunter}',
+    'Server=db;Uid=sa;Pwd={letmein};',
   ])('a placeholder stays: %j', async (text) => {
     expect(await changed(text)).toEqual([]);
   });
@@ -65,12 +68,17 @@ describe("leak: a connection string's password that is a path of plain words was
 });
 
 describe('leak: a letters-only password in a Markdown table cell or after a bold label', () => {
-  it.each(['| password | {s} |', '| Password | {s} |', '| **Password** | `{s}` |', '| Field | Value |\n|---|---|\n| password | {s} |', '**Password:** {s}', '**Password:** {s}\n**User:** ana'])(
-    '%j',
-    async (text) => {
-      expect(await wrong(text, 'letmein')).toEqual([]);
-    },
-  );
+  const shapes = ['| password | {s} |', '| Password | {s} |', '| **Password** | `{s}` |', '| Field | Value |\n|---|---|\n| password | {s} |', '**Password:** {s}', '**Password:** {s}\n**User:** ana'];
+
+  it.each(shapes)('letters in cases that look random are hidden: %j', async (text) => {
+    expect(await wrong(text, 'xKqmPzRtWv')).toEqual([]);
+  });
+
+  // A plain word there is as often a status or a description (`Fixed`, `pending`, `deprecated`, attack-s49) as a
+  // password: the lead's decision after attack-s49 is to show letters alone unless their cases look random.
+  it.each(shapes)('a plain word stays: %j', async (text) => {
+    expect(await changed(text.replaceAll('{s}', 'letmein'))).toEqual([]);
+  });
 
   it.each([
     '| password | required |',
@@ -89,9 +97,11 @@ describe('leak: a letters-only password in a Markdown table cell or after a bold
   });
 });
 
-describe('leak: a fenced password of several words', () => {
-  it.each(['password:\n```\n{s}\n```', '**Password:**\n```text\n{s}\n```'])('%j', async (text) => {
-    expect(await wrong(text, 'correct horse battery staple')).toEqual([]);
+describe('a fenced line of several words after a password label', () => {
+  // Plain words in a fence are as often a command or its output (`Sorry, try again.`, `terraform apply`,
+  // attack-s49) as a passphrase: the lead's decision after attack-s49 is to show them.
+  it.each(['password:\n```\n{s}\n```', '**Password:**\n```text\n{s}\n```'])('a passphrase of plain words stays: %j', async (text) => {
+    expect(await changed(text.replaceAll('{s}', 'correct horse battery staple'))).toEqual([]);
   });
 
   it.each([
