@@ -209,6 +209,12 @@ export const forgetMethods = {
        * on disk: a check or backfill brings it back only if its transcript is still there. Absent otherwise.
        */
       ifOnDisk: z.literal(true).optional(),
+      /**
+       * It was forgotten before anything of it was stored (`notStored`), and no read since met a transcript
+       * file of it (none was withheld): there is nothing of it to import now; a check or backfill imports
+       * one it finds later. Absent otherwise.
+       */
+      neverStored: z.literal(true).optional(),
     }),
   },
 } as const;

@@ -32,12 +32,20 @@ export function nobodyIndexesNote(indexing: IndexingFigure): string {
 }
 
 /**
+ * How a note says a time: by default an ISO stamp (an agent's answer, MCP); the CLI passes its own
+ * (localTime, `2026-12-05 14:08 UTC`), so the note reads as every other line it prints. A parameter,
+ * not an import: the renderer bundles this file.
+ */
+export type TimeWords = (ms: number) => string;
+const isoTime: TimeWords = (ms) => new Date(ms).toISOString();
+
+/**
  * Said beside what a search or a list answers when no Steward runs (the stores were opened for one
  * call): nothing imports the agents' new transcripts meanwhile, so what they wrote since the last
  * check is not there. `lastCheckAt`: when Steward last looked at every agent's folders (Sweep.Status).
  */
-export function nobodyImportsNote(lastCheckAt: number | null): string {
-  return `No Steward is running to import new transcripts (${lastCheckWords(lastCheckAt)}), so newer messages are not here: \`steward sweep\` imports them now, starting Steward (\`steward serve\`) keeps them coming.`;
+export function nobodyImportsNote(lastCheckAt: number | null, at: TimeWords = isoTime): string {
+  return `No Steward is running to import new transcripts (${lastCheckWords(lastCheckAt, at)}), so newer messages are not here: \`steward sweep\` imports them now, starting Steward (\`steward serve\`) keeps them coming.`;
 }
 
 /**
@@ -49,8 +57,8 @@ export function lastCheckOf(sweep: { lastCheckAt: number | null; lastTickAt: num
 }
 
 /** When Steward last looked at every agent's folders, said inside nobodyImportsNote's parentheses. */
-function lastCheckWords(lastCheckAt: number | null): string {
-  return lastCheckAt === null ? 'no check of the agents’ folders is on record' : `the agents’ folders were last checked at ${new Date(lastCheckAt).toISOString()}`;
+function lastCheckWords(lastCheckAt: number | null, at: TimeWords): string {
+  return lastCheckAt === null ? 'no check of the agents’ folders is on record' : `the agents’ folders were last checked at ${at(lastCheckAt)}`;
 }
 
 /**
@@ -58,9 +66,9 @@ function lastCheckWords(lastCheckAt: number | null): string {
  * index is behind (`indexing`), nobodyIndexesNote's merged into it, so "No Steward is running" is said
  * once. `steward sweep` finishes an import's walk as it imports, never a re-tag (see nobodyIndexesNote).
  */
-export function nobodyRunsNote(indexing: IndexingFigure | undefined, lastCheckAt: number | null): string {
-  if (indexing === undefined) return nobodyImportsNote(lastCheckAt);
-  const what = `No Steward is running to finish it or to import new transcripts (${lastCheckWords(lastCheckAt)}), so asking again will not change this`;
+export function nobodyRunsNote(indexing: IndexingFigure | undefined, lastCheckAt: number | null, at: TimeWords = isoTime): string {
+  if (indexing === undefined) return nobodyImportsNote(lastCheckAt, at);
+  const what = `No Steward is running to finish it or to import new transcripts (${lastCheckWords(lastCheckAt, at)}), so asking again will not change this`;
   if (indexing.phase === 'retag') return `${what}: starting Steward (\`steward serve\`) finishes it in the background and keeps new transcripts coming; \`steward sweep\` imports them now.`;
   return `${what}: \`steward sweep\` finishes it and imports newer messages now (saying how far it has come), or starting Steward (\`steward serve\`) does both in the background.`;
 }

@@ -145,7 +145,8 @@ export const SearchQueryResult = z.strictObject({
    * them, less the common words of a question (`why did we pick WAL` as `pick OR WAL`); its cursor goes on
    * with that search. Not when the any-word search finds nothing either. `symbols`: the words were
    * searched as typed, but a word held symbols the index does not (`C++` as `c`), and the message says
-   * what each was searched as; after any other note, its words are added to that note's message instead.
+   * what each was searched as, or a word was written as a column the index has not (`text:backoff`, a kind's or
+   * a role's name) and was searched as written; after any other note, its words are added to that note's message instead.
    */
   fallback: z.strictObject({ mode: z.enum(['phrase', 'too_broad', 'newest', 'any_words', 'symbols']), message: z.string() }).optional(),
   /**

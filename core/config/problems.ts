@@ -8,10 +8,13 @@ export interface FieldProblem {
   maximum?: number;
 }
 
+/** A type a field takes, as a person reads it after "must be" (zod's names would say "a array"). */
+const TYPE_WORDS: Readonly<Record<string, string>> = { int: 'a whole number', array: 'an array', object: 'an object', boolean: 'true or false' };
+
 export function problemOf(issue: z.core.$ZodIssue): FieldProblem {
   if (issue.code === 'too_small' && typeof issue.minimum === 'number') return { message: issue.origin === 'array' ? `needs at least ${issue.minimum}` : issue.origin === 'string' ? 'cannot be empty' : `must be at least ${issue.minimum}`, minimum: issue.minimum };
   if (issue.code === 'too_big' && typeof issue.maximum === 'number') return { message: issue.origin === 'array' ? `holds at most ${issue.maximum}` : `must be at most ${issue.maximum}`, maximum: issue.maximum };
-  if (issue.code === 'invalid_type') return { message: `must be ${issue.expected === 'int' ? 'a whole number' : `a ${issue.expected}`}` };
+  if (issue.code === 'invalid_type') return { message: `must be ${TYPE_WORDS[issue.expected] ?? `a ${issue.expected}`}` };
   if (issue.code === 'invalid_format' && issue.format === 'url') return { message: 'must be a URL that starts with http:// or https://' };
   if (issue.code === 'invalid_value') return { message: `must be one of ${issue.values.map(String).join(', ')}` };
   if (issue.code === 'unrecognized_keys') return { message: `is not a setting Steward knows (${issue.keys.join(', ')})` };

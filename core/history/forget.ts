@@ -68,13 +68,14 @@ export interface ForgetProjectAsked extends ForgetAsked {
 
 /**
  * An id nothing is held under, asked without `notStored`: forgetting it would tombstone it all the
- * same, and a mistyped id would sit in the forget list keeping nothing out. The CLI's words (--not-stored).
+ * same, and a mistyped id would sit in the forget list keeping nothing out. In the call's words (its
+ * param); the CLI says its own flags and verbs instead (cli/commands/forget.ts, notStoredInCliWords).
  */
 function notStoredError(kind: ForgetKind): StewardError {
-  const [what, where] = kind === 'session' ? ['conversation has that id', 'Give the whole id, as `steward sessions list` prints it'] : ['project has that key', "`steward projects` lists each project's name and key"];
+  const [what, where] = kind === 'session' ? ['conversation has that id', 'Give the whole id, as Sessions.List gives it'] : ['project has that key', 'Projects.List gives each project’s key'];
   const noun = kind === 'session' ? 'conversation' : 'project';
   return new StewardError('not_found', `No stored ${what}, so nothing was forgotten.`, {
-    remediation: `${where}; to forget a ${noun} Steward has not imported (keeping it out of future imports), add --not-stored.`,
+    remediation: `${where}; to forget a ${noun} Steward has not imported (keeping it out of future imports), ask again with notStored: true.`,
   });
 }
 
@@ -281,16 +282,16 @@ export class Forgetting {
   /**
    * Where what a forget record's lift would bring back is (TranscriptState): `gone` when every file that
    * held what it erased or withheld is known gone, `unknown` when no read recorded one of it. Undefined
-   * when nothing is known or there is nothing to say: no record, or one of what was never stored
-   * (--not-stored), which deleted no copy. Asked before the lift, which drops the ids it kept and what it withheld.
+   * when nothing is known: no record, or no capture to know files by. `never` for a record of what was never
+   * stored (--not-stored), which deleted no copy. Asked before the lift, which drops the ids it kept and what it withheld.
    */
-  async #onDisk(kind: ForgetKind, id: string): Promise<TranscriptState | undefined> {
+  async #onDisk(kind: ForgetKind, id: string): Promise<TranscriptState | 'never' | undefined> {
     const { transcripts, tombstones } = this.#o;
     if (!transcripts || !tombstones.has(kind, id)) return undefined;
     const kept = tombstones.keptOf(kind, id);
     // Only a forget that erased something deleted a copy: one of what was never stored (--not-stored) did not.
     const erasedAny = kept.length > 0 || (kind === 'session' && tombstones.everKept(id));
-    if (!erasedAny) return undefined;
+    if (!erasedAny) return 'never';
     return transcripts.coveredBy(kind, id, kind === 'session' ? [id, ...kept] : kept);
   }
 
@@ -304,7 +305,7 @@ export class Forgetting {
    * conversation out (its project's, forgotten after it; its parent's), and a project's notes the forget
    * it cut short removed (they come back with no row: only a sweep writes them again); else whether the
    * next check brings it back (`nextCheck`), or that nothing is left to import (`nothingLeft`: its rows
-   * deleted and its transcripts gone from disk).
+   * deleted and its transcripts gone from disk; `neverStored`: forgotten before it was stored, no file of it met since).
    */
   async unforget(kind: ForgetKind, id: string): Promise<Result<'Forget.Lift'>> {
     const running = this.#running?.kind === kind && this.#running.id === id ? this.#running : undefined;
@@ -320,6 +321,8 @@ export class Forgetting {
     const nothingLeft = !stillOut && onDisk === 'gone' && !rowsLeft && otherSpellings === 0;
     // Stored before Steward recorded its files: a backfill brings back only what is still on disk.
     const ifOnDisk = !stillOut && onDisk === 'unknown' && !rowsLeft && otherSpellings === 0;
+    // Forgotten before anything of it was stored, and no read since met a file of it (it withheld none): nothing comes back.
+    const neverStored = !stillOut && onDisk === 'never' && lifted.held === 0 && !rowsLeft && otherSpellings === 0;
     // Files known to have held it say nothing once they are gone: the next check finds none of them.
     const nextCheck = stillOut || nothingLeft ? undefined : lifted.nextCheck;
     return {
@@ -330,6 +333,7 @@ export class Forgetting {
       ...(nextCheck && { nextCheck }),
       ...(nothingLeft && { nothingLeft: true as const }),
       ...(ifOnDisk && { ifOnDisk: true as const }),
+      ...(neverStored && { neverStored: true as const }),
     };
   }
 
@@ -344,13 +348,14 @@ export class Forgetting {
    * keeps the folder out (Tombstones.projectOfFolder), so lifting one alone would bring nothing back.
    * One folder is one project now: asking it back asks them all. `otherSpellings`: how many more.
    */
-  #liftFolder(kind: ForgetKind, id: string): { nextCheck: Result<'Forget.Lift'>['nextCheck']; otherSpellings: number } | undefined {
+  #liftFolder(kind: ForgetKind, id: string): { nextCheck: Result<'Forget.Lift'>['nextCheck']; otherSpellings: number; held: number } | undefined {
     // Read before the record goes.
     const folderHash = kind === 'project' ? this.#o.tombstones.folderHashKept(id) : null;
     const own = this.#lift(kind, id);
     if (!own) return undefined;
     const others = folderHash === null ? [] : this.#o.tombstones.projectsOfFolder(folderHash).flatMap((other) => this.#lift('project', other) ?? []);
-    return { nextCheck: nextCheckOf([own, ...others]), otherSpellings: others.length };
+    const files = [own, ...others];
+    return { nextCheck: nextCheckOf(files), otherSpellings: others.length, held: files.reduce((n, f) => n + f.held, 0) };
   }
 
   /** Removes one record; its files, as the lift hook counts them (none known without capture). */

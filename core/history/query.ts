@@ -25,6 +25,7 @@ export interface PreparedQuery {
   positiveTerms: string[];
 }
 
+import { PART_ROLES, SEARCH_KINDS } from '../api/index.js';
 import { cjkPhrases, hasCjk, holdsToken, identifierPieces } from '../gateway/index.js';
 
 const OPERATORS = new Set(['AND', 'OR', 'NOT']);
@@ -409,6 +410,25 @@ const indexTokens = (word: string) => word.split(/[^\p{L}\p{N}\p{Co}]+/u).filter
  * for it (`C++` → `c`, `build^2` → `build 2`): a hit on `src/c.ts` for `C++` must not read as a
  * match of what was typed. A leading `^` and a trailing `*` are syntax, not symbols; so is a column filter.
  */
+/**
+ * Names a person types as a column that the index has no column of: a part's kinds and roles (`text:`,
+ * `user:`), which are filters of their own. Only these: `build:calendar` or `https://…` is text, not a
+ * column anyone meant, and says nothing.
+ */
+const FILTER_NAMES: ReadonlySet<string> = new Set([...SEARCH_KINDS, ...PART_ROLES, 'kind', 'role']);
+
+/**
+ * The words of the input written as a column filter (`text:backoff`) whose name is no column but a
+ * filter's: each is searched as written, as anything else is, and a search says so rather than only
+ * "No matches.". `name` is the name typed, `typed` the whole word.
+ */
+export function unknownColumnsOf(raw: string): Array<{ typed: string; name: string }> {
+  return (tokensOf(raw) ?? []).flatMap((t) => {
+    const name = t.bare ? COLUMN_FILTER.exec(t.text)?.[1] : undefined;
+    return name !== undefined && FILTER_NAMES.has(name.replace(/^-/, '')) ? [{ typed: t.text, name: name.replace(/^-/, '') }] : [];
+  });
+}
+
 export function symbolsLeftOut(raw: string): Array<{ typed: string; searched: string }> {
   return (tokensOf(raw) ?? []).flatMap((t) => {
     if (!t.bare || DANGLING.has(t.text) || COLUMN_FILTER.exec(t.text)) return [];

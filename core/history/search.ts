@@ -4,7 +4,7 @@ import { appName, hasSearchFilter, methods, NOTHING_TO_SEARCH, partRoleOf, type 
 import { holdsToken, SearchSyntaxError, SearchTooBroadError, type HistoryReader, type ListFilter, type MatchedPart, type SearchFilter, type SearchIndex, type SearchReader } from '../gateway/index.js';
 import type { Redactor } from '../secrets/index.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
-import { anyWordsOf, anyWordsQuery, asPhrase, prepareQuery, symbolsLeftOut, withoutDangling, type DanglingFree, type PreparedQuery } from './query.js';
+import { anyWordsOf, anyWordsQuery, asPhrase, prepareQuery, symbolsLeftOut, unknownColumnsOf, withoutDangling, type DanglingFree, type PreparedQuery } from './query.js';
 import { foldRepeats, placeOf, rankByRelevance, rankedBefore, type Ranked } from './rank.js';
 import { recheckOf, type Recheck } from './recheck.js';
 import { redactAll } from './redaction.js';
@@ -48,6 +48,8 @@ const COMMON_IN_STORE = RANK_CAP;
  * hundred index rows at most); the rest are kept uncounted.
  */
 const COUNTED_WORDS = 16;
+/** Said of a word written as a column that is none (`text:backoff`); the README's search syntax names the same columns. */
+const NOT_A_COLUMN = 'is no column of the search index (body:, thinking:, tool_input: and tool_output: are); a kind or a role is a filter of its own.';
 const FALLBACK_MESSAGE = 'That was not valid search syntax, so it was searched as one exact phrase.';
 const AS_WRITTEN_MESSAGE = 'Nothing matched that as search syntax (AND, OR, NOT and NEAR are operators), so it was searched as one exact phrase.';
 /** What a search of plain words says that no part holds all of, searched again with any of them (see anyWordsQuery). */
@@ -420,13 +422,18 @@ export class HistorySearch {
 
 /**
  * A result that says what a word with symbols was searched as (symbolsLeftOut), after what it says
- * already: `C++` finds every `c`, and `build^2` the words `build 2`, which nothing said.
+ * already: `C++` finds every `c`, and `build^2` the words `build 2`, which nothing said. So is a word
+ * written as a column the index has not (unknownColumnsOf): `text:backoff` searched as written.
  */
 function withSymbolsSaid(result: Result<'Search.Query'>, text: string): Result<'Search.Query'> {
   const left = symbolsLeftOut(text);
-  if (left.length === 0) return result;
   const said = left.map(({ typed, searched }) => (searched === '' ? `“${typed}” has no letters or numbers to search` : `“${typed}” was searched as “${searched}”`));
-  const message = `Symbols such as + # ^ are not in the search index: ${said.join('; ')}.`;
+  const notes = [
+    ...(left.length > 0 ? [`Symbols such as + # ^ are not in the search index: ${said.join('; ')}.`] : []),
+    ...unknownColumnsOf(text).map(({ typed, name }) => `“${typed}” was searched as written: “${name}:” ${NOT_A_COLUMN}`),
+  ];
+  if (notes.length === 0) return result;
+  const message = notes.join(' ');
   // Its own mode when there was no note: the words were searched as typed, never as a phrase.
   const fallback = result.fallback ? { ...result.fallback, message: `${result.fallback.message} ${message}` } : { mode: 'symbols' as const, message };
   return { ...result, fallback };

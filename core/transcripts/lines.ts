@@ -123,6 +123,18 @@ export function countSkip(stats: LineStats, reason: SkipReason): void {
   stats.skipped[reason] = (stats.skipped[reason] ?? 0) + 1;
 }
 
+/**
+ * The one rule for a file none of whose lines had any shape of its agent's (notes left under a
+ * transcript's name), every provider alike: the lines it counted of unknown kind were lines of a file
+ * that is no transcript, said so (`not_a_transcript`) rather than as a kind not imported; same count.
+ */
+export function recountNotATranscript(stats: LineStats): void {
+  const unknown = stats.skipped?.unknown_type ?? 0;
+  if (unknown === 0) return;
+  delete stats.skipped!.unknown_type;
+  stats.skipped!.not_a_transcript = (stats.skipped!.not_a_transcript ?? 0) + unknown;
+}
+
 async function hashRange(handle: FileHandle, from: number, to: number, stats: LineStats): Promise<string> {
   const length = Math.max(0, to - from);
   const buffer = Buffer.allocUnsafe(length);

@@ -130,15 +130,23 @@ function removedWhat(result: ForgetResult, project: ForgottenProject | undefined
   return `its ${countOf(conversations, 'conversation')}${subagents > 0 ? ` (with ${countOf(subagents, 'subagent')})` : ''}${notes}`;
 }
 
+/** What to do about an id, a key or a folder nothing is stored under, in the CLI's flags. */
+const NOT_STORED_CLI = {
+  session: 'Give the whole id, as `steward sessions list` prints it; to forget a conversation Steward has not imported (keeping it out of future imports), add --not-stored.',
+  project: "`steward projects` lists each project's name and key; to forget a project Steward has not imported (keeping it out of future imports), add --not-stored.",
+} as const;
+
 /**
- * The core refuses an id it holds nothing under unless `notStored` (`--not-stored`) says it is meant, in
- * the words of a key; a project named by a folder is refused in the words of a folder.
+ * The core refuses an id it holds nothing under unless `notStored` says it is meant, in the call's words
+ * (its param): said here with the CLI's flag (`--not-stored`) and verbs. A project named by a folder is
+ * refused in the words of a folder; any other error passes as it is.
  */
-function folderNotStored(error: unknown): never {
-  if (!(error instanceof StewardError && error.code === 'not_found')) throw error;
-  throw new StewardError('not_found', 'No stored project is in that folder, so nothing was forgotten.', {
-    remediation: "`steward projects` lists each project's name and key; to forget a project Steward has not imported (keeping it out of future imports), add --not-stored.",
-  });
+function notStoredInCliWords(kind: 'session' | 'project', folder = false) {
+  return (error: unknown): never => {
+    if (!(error instanceof StewardError && error.code === 'not_found')) throw error;
+    const message = folder ? 'No stored project is in that folder, so nothing was forgotten.' : error.message;
+    throw new StewardError('not_found', message, { ...error.details, remediation: NOT_STORED_CLI[kind] });
+  };
 }
 
 /** `--scrub` and `--not-stored` as the call's params: named only when asked, so an owner from before them still takes the call. */
@@ -166,7 +174,7 @@ async function forgetSession(io: CliIo, client: StewardClient, sessionId: string
   const loss = await confirmLoss(io, client, { kind: 'session', id: sessionId, name: sessionId }, yes);
   if (loss === null) return { declined: true };
   // Neither stored nor forgotten, and not --not-stored: the core refuses it (not_found) and changes nothing.
-  return { result: await withProgress(io, client, 'forget', sessionId, client.call('Forget.Session', { sessionId, ...asked(scrub, anyway) })), project: undefined, loss };
+  return { result: await withProgress(io, client, 'forget', sessionId, client.call('Forget.Session', { sessionId, ...asked(scrub, anyway) }).catch(notStoredInCliWords('session'))), project: undefined, loss };
 }
 
 /**
@@ -209,7 +217,7 @@ async function forgetProject(io: CliIo, client: StewardClient, text: string, any
   // On a terminal, how far it has come meanwhile (`1,200 of 2,025 conversations and subagents deleted`), as the status says it.
   const forgetting = withProgress(io, client, 'forget', projectKey, client.call('Forget.Project', { projectKey, ...asked(scrub, anyway), ...(name ? { name } : {}), ...folder }));
   // Neither stored nor forgotten, and not --not-stored: the core refuses it (not_found) and changes nothing.
-  const result = await (text === projectKey ? forgetting : forgetting.catch(folderNotStored));
+  const result = await forgetting.catch(notStoredInCliWords('project', text !== projectKey));
   return { result, project: listed && { name: listed.name, conversations: listed.sessions }, ...(name ? { name } : {}), loss };
 }
 

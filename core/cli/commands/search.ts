@@ -110,8 +110,8 @@ export function registerSearch(program: Command, io: CliIo, run: Run): void {
   let rawArgs: readonly string[] = [];
   const search = program
     .command('search')
-    .description('search every captured conversation: words, "phrases", prefix*, AND/OR/NOT; with filters and no words, their messages newest first; prints {hits} with --json')
-    .argument('[query...]', 'what to look for (leave it out to list what the filters select)')
+    .description('search every captured conversation: words, "phrases", prefix*, AND/OR/NOT, NEAR(a b, 5), (groups); with filters and no words, their messages newest first; prints {hits} with --json')
+    .argument('[query...]', 'what to look for; column:word searches one column: body:, thinking:, tool_input:, tool_output: (anything else, text: too, is searched as written); leave it out to list what the filters select')
     .option('--project <project>', 'only this project: its name or key, as `steward projects` lists them')
     .option('--provider <id>', `only this provider: ${SEARCH_PROVIDERS.join(', ')} (claude is Claude Code and Claude Desktop)`)
     .option('--session <id>', 'only this conversation (with its subagents)')
@@ -164,7 +164,7 @@ export function registerSearch(program: Command, io: CliIo, run: Run): void {
         else printText(io, formatSearch(result.found, dates.pinned));
         // Nor does anything walk the index: asking again would say the same. One sentence for both, after
         // the results, whose note ("Updating the search index…") is what "it" names.
-        if (result.lastCheck !== undefined) io.stderr(`${nobodyRunsNote(result.found.indexing, result.lastCheck)}\n`);
+        if (result.lastCheck !== undefined) io.stderr(`${nobodyRunsNote(result.found.indexing, result.lastCheck, localTime)}\n`);
         return EXIT.ok;
       }, options.json),
     );

@@ -89,10 +89,11 @@ describe('forgetting what is forgotten already, and a project forgotten by its f
     const listed = (await cli('forget', '--list')).out;
     expect(listed).toMatch(/^project {2}p_[0-9a-f]+ {2}.+ {2}secretproj$/m);
     expect((await cli('forget', '--project', folder, '--not-stored')).out).toContain('You forgot project secretproj (p_');
-    // Never imported: nothing comes back "again" (a QA finding).
-    expect(await cli('unforget', '--project', folder)).toMatchObject({ code: 0, out: 'Lifted: `steward backfill --all` imports that project.\n' });
+    // Never imported, and no transcript of it met since: nothing comes back, "again" or not (QA findings; README: nothing left to import).
+    const NEVER_STORED = 'Lifted, but there is nothing of it to import: Steward never stored that project, and no check has found a transcript of it since it was forgotten (`steward backfill --all` reads older ones too).\n';
+    expect(await cli('unforget', '--project', folder)).toMatchObject({ code: 0, out: NEVER_STORED });
     expect((await cli('forget', '--project', `${folder}/`, '--not-stored')).code).toBe(0);
-    expect(await cli('unforget', '--project', 'secretproj')).toMatchObject({ code: 0, out: 'Lifted: `steward backfill --all` imports that project.\n' });
+    expect(await cli('unforget', '--project', 'secretproj')).toMatchObject({ code: 0, out: NEVER_STORED });
     expect((await cli('forget', '--list')).out).not.toContain('secretproj');
   });
 });

@@ -53,7 +53,8 @@ describe('an import by the CLI with no Steward running', () => {
     const search = await runIn(home.env, 'search', 'wombatling', '--json');
     expect(search.code).toBe(0);
     // Nothing left to index: only what nobody imports meanwhile is said (MCP's nobodyImportsNote), once.
-    expect(search.err).toMatch(/^No Steward is running to import new transcripts \(the agents’ folders were last checked at \d{4}-\d\d-\d\dT[^)]+Z\), so newer messages are not here: `steward sweep` imports them now, starting Steward \(`steward serve`\) keeps them coming\.\n$/);
+    // The time as every other line of the CLI prints it (localTime), never a raw ISO stamp (QA).
+    expect(search.err).toMatch(/^No Steward is running to import new transcripts \(the agents’ folders were last checked at \d{4}-\d\d-\d\d \d\d:\d\d (UTC|[+-]\d\d:\d\d)\), so newer messages are not here: `steward sweep` imports them now, starting Steward \(`steward serve`\) keeps them coming\.\n$/);
     const result = JSON.parse(search.out) as { hits: unknown[]; indexing?: unknown };
     expect(result.indexing).toBeUndefined();
     expect(result.hits.length).toBeGreaterThan(0);

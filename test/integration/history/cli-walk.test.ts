@@ -144,9 +144,26 @@ describe('errors in the words of the command, one prefix, one exit-code conventi
     expect(missing.err).toMatch(/^steward: missing required argument 'id' \(/);
   });
 
+  it('search --help names the column filters the syntax takes', async () => {
+    const help = (await cli('search', '--help')).out.replace(/\s+/g, ' ');
+    expect(help).toContain('column:word searches one column: body:, thinking:, tool_input:, tool_output:');
+  });
+
   it('--help says the exit codes', async () => {
     const { out } = await cli('--help');
     expect(out).toContain('Exit codes: 0 success; 1 failure, among them an id or a name Steward holds nothing under (not_found); 2 usage error');
+  });
+});
+
+describe('steward unforget of what was forgotten with --not-stored and never met since', () => {
+  it('says nothing of it is there to import, not that a backfill imports it (QA: nothing was on disk)', async () => {
+    expect((await cli('forget', '--project', '/home/ana/src/neverseen', '--not-stored')).code).toBe(0);
+    const lifted = await cli('unforget', '--project', 'neverseen');
+    expect(lifted.code).toBe(0);
+    expect(lifted.out).toBe('Lifted, but there is nothing of it to import: Steward never stored that project, and no check has found a transcript of it since it was forgotten (`steward backfill --all` reads older ones too).\n');
+    expect((await cli('forget', '--session', 'never-seen-either', '--not-stored')).code).toBe(0);
+    const json = JSON.parse((await cli('unforget', '--session', 'never-seen-either', '--json')).out) as Record<string, unknown>;
+    expect(json).toEqual({ lifted: true, neverStored: true });
   });
 });
 

@@ -31,7 +31,8 @@ describe('Forget.Session and Forget.Project of an id Steward holds nothing under
     await expect(core.call('Forget.Session', { sessionId: UNKNOWN_SESSION })).rejects.toMatchObject({
       code: 'not_found',
       message: 'No stored conversation has that id, so nothing was forgotten.',
-      details: { remediation: expect.stringContaining('--not-stored') },
+      // The call's own param, not the CLI's flag (the CLI says --not-stored: cli-walk.test.ts).
+      details: { remediation: expect.stringContaining('notStored: true') },
     });
     await expect(core.call('Forget.Project', { projectKey: UNKNOWN_PROJECT, scrub: true })).rejects.toMatchObject({
       code: 'not_found',

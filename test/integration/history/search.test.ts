@@ -158,6 +158,17 @@ describe('user syntax never throws', () => {
     expect(both.fallback?.message).toMatch(/left out.*“C\+\+” was searched as “c”\.$/);
   });
 
+  it('a column filter searches that column; a word read as a column the index has not is searched as written, saying so', async () => {
+    // body:, thinking:, tool_input:, tool_output: are columns (README); `text:` reads as one and is none (QA: "No matches." said nothing).
+    const body = await search({ query: 'body:apple' });
+    expect(sessionsOf(body)).toEqual(sessionsOf(await search({ query: 'apple', kind: 'text' })));
+    expect(body.fallback).toBeUndefined();
+    const note = '“text:apple” was searched as written: “text:” is no column of the search index (body:, thinking:, tool_input: and tool_output: are); a kind or a role is a filter of its own.';
+    for (const redact of [false, true]) expect((await search({ query: 'text:apple', redact })).fallback).toEqual({ mode: 'symbols', message: note });
+    // A command's `build:calendar` or a URL is no column name anyone meant: no note.
+    expect((await search({ query: 'see https://example.com' })).fallback).toBeUndefined();
+  });
+
   it('a malformed expression falls back to a quoted phrase and says so', async () => {
     const unbalanced = await search({ query: '"frost usually' });
     expect(unbalanced.fallback?.mode).toBe('phrase');

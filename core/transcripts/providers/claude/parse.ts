@@ -3,7 +3,7 @@ import { PROVIDERS } from '../../../api/constants/index.js';
 import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { bound, boundJson, imageFacts, metaJson, parseTs, TEXT_CAP, TOOL_RESULT_CAP } from '../../bounds.js';
-import { countSkip } from '../../lines.js';
+import { countSkip, recountNotATranscript } from '../../lines.js';
 import { asObject, asString, type Projection, type Json } from '../../projection.js';
 import { PART_FLAGS, type LineStats, type PartRow, type SessionRow, type TranscriptFile } from '../../types.js';
 import { userWords } from './genuine.js';
@@ -629,10 +629,7 @@ export function claudeShaped(line: Json): boolean {
  * kind it counted are lines of a file that is no transcript, said so rather than as a kind not imported.
  */
 export function countNotATranscript(ctx: FileContext, stats: LineStats): void {
-  const unknown = stats.skipped?.unknown_type ?? 0;
-  if (ctx.shaped || unknown === 0) return;
-  delete stats.skipped!.unknown_type;
-  stats.skipped!.not_a_transcript = (stats.skipped!.not_a_transcript ?? 0) + unknown;
+  if (!ctx.shaped) recountNotATranscript(stats);
 }
 
 /** Lines whose type is known from their first bytes to hold no part are counted without being parsed. */

@@ -4,7 +4,7 @@ import { PROVIDERS } from '../../../api/constants/index.js';
 import { basename, join } from 'node:path';
 import { metaJson, parseTs } from '../../bounds.js';
 import { readCompressedLines } from '../../compressed.js';
-import { countMalformed, countRecordError, countSkip, readCompleteLines, resumeOffset, type LineChunk } from '../../lines.js';
+import { countMalformed, countRecordError, countSkip, readCompleteLines, recountNotATranscript, resumeOffset, type LineChunk } from '../../lines.js';
 import { asObject, asString, parseLine, Projection, type Json } from '../../projection.js';
 import { Scan } from '../../scan.js';
 import { PART_FLAGS, type DiscoveryResult, type LineStats, type ReadOptions, type SessionRow, type TranscriptBatch, type TranscriptFile, type TranscriptProvider } from '../../types.js';
@@ -48,6 +48,8 @@ interface RolloutState {
   ancestors?: Ancestor[];
   /** A fork read before its first turn had no part of its own, so its row was not written: a later read writes it whole. */
   described?: Described;
+  /** Set while no line read so far had any shape of Codex's (see RolloutReader.shaped): the file is no transcript. */
+  notATranscript?: true;
 }
 
 const isStart = (value: unknown): value is number | null => value === null || typeof value === 'number';
@@ -72,7 +74,8 @@ function isRolloutState(value: unknown): value is RolloutState {
   const state = asObject(value);
   if (state === undefined || typeof state.sessionId !== 'string' || typeof state.named !== 'boolean' || !isStart(state.metaTs)) return false;
   const ancestors = state.ancestors === undefined || (Array.isArray(state.ancestors) && state.ancestors.every(isAncestor));
-  return ancestors && (state.described === undefined || isDescribed(state.described));
+  const notATranscript = state.notATranscript === undefined || state.notATranscript === true;
+  return ancestors && notATranscript && (state.described === undefined || isDescribed(state.described));
 }
 
 /** The session a file holds when no line names one: the UUID at the end of its rollout name, else its base name. */
@@ -127,6 +130,13 @@ class RolloutReader {
   #bareSeen = false;
   /** Empty unless the file's session names a parent: then the parent first, and every session a copied meta names. */
   #ancestors: Ancestor[];
+  /**
+   * Whether a line had any shape of Codex's: an envelope (a type and a payload, whatever the type), or a
+   * bare-era meta, state marker or item. A file none of whose lines had (notes left under a rollout's
+   * name) is no transcript. A read going on from a checkpoint follows lines already read: of a
+   * transcript, unless its state says they were none.
+   */
+  #shaped: boolean;
 
   constructor(file: TranscriptFile, options: ReadOptions, stats: LineStats, state: RolloutState | undefined) {
     this.#sessionId = state?.sessionId ?? sessionIdFromName(file.path);
@@ -134,6 +144,7 @@ class RolloutReader {
     this.#metaTs = state?.metaTs ?? null;
     this.#ancestors = state?.ancestors ?? [];
     if (state?.described) Object.assign(this.#session(), state.described);
+    this.#shaped = state !== undefined && state.notATranscript !== true;
     this.#options = options;
     this.#stats = stats;
   }
@@ -142,10 +153,15 @@ class RolloutReader {
     return this.#sessionId;
   }
 
+  get shaped(): boolean {
+    return this.#shaped;
+  }
+
   /** Where a later read may go on, or undefined when only a read from the start keys its lines the same. */
   state(): RolloutState | undefined {
     if (this.#bareSeen) return undefined;
     const state: RolloutState = { sessionId: this.#sessionId, named: this.#named, metaTs: this.#metaTs };
+    if (!this.#shaped) state.notATranscript = true;
     if (this.#ancestors.length === 0) return state;
     const { cwd, parentSessionId, parentKind, agentType, agentTypeSource } = this.#session();
     return { ...state, ancestors: this.#ancestors, described: { cwd, parentSessionId, parentKind, agentType, agentTypeSource } };
@@ -164,6 +180,7 @@ class RolloutReader {
   }
 
   #envelope(text: string, type: string, payload: Json, ts: number | null): void {
+    this.#shaped = true;
     if (type === 'session_meta') this.#meta(payload, ts);
     if (type === 'turn_context') this.#turn(payload);
     if (META_LINES.has(type)) return countSkip(this.#stats, 'meta_only');
@@ -174,8 +191,12 @@ class RolloutReader {
 
   /** Rollouts before the envelope: a bare meta line, bare items, and `{"record_type":"state"}` markers. */
   #bare(text: string, line: Json): void {
-    if (line.record_type !== undefined) return countSkip(this.#stats, 'meta_only');
+    if (line.record_type !== undefined) {
+      this.#shaped = true;
+      return countSkip(this.#stats, 'meta_only');
+    }
     if (line.type === undefined && asString(line.id) && line.timestamp !== undefined) {
+      this.#shaped = true;
       this.#meta(line, parseTs(line.timestamp));
       return countSkip(this.#stats, 'meta_only');
     }
@@ -229,6 +250,7 @@ class RolloutReader {
   #item(text: string, item: Json, ts: number | null, bare: boolean): void {
     const blocks = itemBlocks(item);
     if (blocks === undefined) return countSkip(this.#stats, 'unknown_type');
+    this.#shaped = true;
     // Keyed only when it yields parts: the repeat count covers the lines that are stored.
     if (blocks.length === 0) return countSkip(this.#stats, 'meta_only');
     this.#emit(this.#lineKey(text, bare), blocks, ts);
@@ -318,6 +340,7 @@ export class CodexProvider implements TranscriptProvider {
         if (reader.projection.pending >= options.batchParts) yield reader.projection.take(false);
       }
     }
+    if (!reader.shaped) recountNotATranscript(stats);
     const title = file.sidecar ? await this.#titles.title(file.sidecar, reader.sessionId) : undefined;
     if (title && reader.projection.hasSession(reader.sessionId)) reader.projection.title(reader.projection.session(reader.sessionId), title, 'sidecar');
     // A compressed rollout is never appended to: its checkpoint only says it was read whole.

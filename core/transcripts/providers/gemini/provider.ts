@@ -4,7 +4,7 @@ import { open } from 'node:fs/promises';
 import { PROVIDERS, type SkipReason } from '../../../api/constants/index.js';
 import { basename, join, sep } from 'node:path';
 import { metaJson, parseTs } from '../../bounds.js';
-import { countMalformed, countRecordError, countSkip, MalformedFile, readCompleteLines, withoutBom } from '../../lines.js';
+import { countMalformed, countRecordError, countSkip, MalformedFile, readCompleteLines, recountNotATranscript, withoutBom } from '../../lines.js';
 import { asObject, asString, parseLine, Projection, type Json } from '../../projection.js';
 import { Scan } from '../../scan.js';
 import { PART_FLAGS, type DiscoveryResult, type LineStats, type PartRow, type ReadOptions, type SessionRow, type TranscriptBatch, type TranscriptFile, type TranscriptProvider } from '../../types.js';
@@ -128,6 +128,12 @@ class ChatReader {
   #afterSummary = false;
   /** Ids of the replies Gemini CLI wrote to a compression summary: their re-emissions are no message either. */
   readonly #acks = new Set<string>();
+  /**
+   * Whether a record had any shape of Gemini's: a message, a session header, a patch, a rewind, or a
+   * legacy document with messages or a session. A file with none (notes left under a chat's name) is no
+   * transcript: its records are counted `not_a_transcript`, a real chat's keep their reasons.
+   */
+  #shaped = false;
 
   constructor(file: TranscriptFile, ctx: ChatContext) {
     // Only a file whose records carry no sessionId at all is named by its file.
@@ -145,6 +151,17 @@ class ChatReader {
     if (summary) this.projection.title(this.#session(), summary, 'summary');
   }
 
+  get shaped(): boolean {
+    return this.#shaped;
+  }
+
+  /** A legacy chat's own fields, counted as one line: a chat's bookkeeping, or of no kind known when it names neither messages nor a session. */
+  document(document: Json): void {
+    this.metadata(document);
+    if (Array.isArray(document.messages) || typeof document.sessionId === 'string') this.#shaped = true;
+    countSkip(this.#ctx.stats, this.#shaped ? 'meta_only' : 'unknown_type');
+  }
+
   /** One JSONL line, counted once: it stored a part, or it is skipped for one reason. */
   record(line: Json): void {
     try {
@@ -156,6 +173,7 @@ class ChatReader {
 
   /** One message of a legacy document, counted as a line of its own: one too deep to read is that message, not the chat. */
   documentMessage(message: Json): void {
+    this.#shaped = true;
     try {
       this.#count(this.#message(message));
     } catch (error) {
@@ -168,6 +186,12 @@ class ChatReader {
   }
 
   #line(line: Json): SkipReason | undefined {
+    const reason = this.#record(line);
+    if (reason !== 'unknown_type' || typeof line.id === 'string') this.#shaped = true;
+    return reason;
+  }
+
+  #record(line: Json): SkipReason | undefined {
     if (typeof line.$rewindTo === 'string') {
       for (const id of this.#history.rewind(line.$rewindTo)) this.#markRewound(id);
       return 'meta_only';
@@ -409,6 +433,7 @@ export class GeminiProvider implements TranscriptProvider {
     // records are re-emitted and reset): its checkpoint only lets an unchanged file be skipped after
     // a restart, and the message ids keep a re-read from adding what is stored.
     stats.checkpoint = { offset: 0, headHash: '', tailHash: '', state: null };
+    if (!reader.shaped) recountNotATranscript(stats);
     yield reader.finish();
   }
 
@@ -459,10 +484,7 @@ export class GeminiProvider implements TranscriptProvider {
     }
     stats.lines += 1;
     // The document counts as a line (its messages as one each): its own fields are no part.
-    yield (reader) => {
-      reader.metadata(document);
-      countSkip(stats, 'meta_only');
-    };
+    yield (reader) => reader.document(document);
     const messages = Array.isArray(document.messages) ? document.messages : [];
     stats.lines += messages.length;
     for (const message of messages) yield (reader) => reader.documentMessage(asObject(message) ?? {});
