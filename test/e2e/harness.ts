@@ -338,8 +338,71 @@ export function findChromium(): string {
   );
 }
 
-export function launchChromium(): Promise<Browser> {
+/*
+ * One Chromium serves the whole e2e run (its files run one after another in one process): launching and
+ * closing one took 1.5–3 s per file on two busy cores. Each `launchChromium()` is a handle on it: what a
+ * handle opens (contexts, each with its own storage and cache) is closed by its `close()`, so no test sees
+ * another's pages; the browser itself closes once no handle has been open for a while, or with the
+ * process (Playwright kills it on exit). One that crashed or was closed is launched again.
+ */
+const BROWSER_IDLE_MS = 5_000;
+
+let sharedBrowser: Promise<Browser> | undefined;
+let handlesOpen = 0;
+let idleTimer: NodeJS.Timeout | undefined;
+
+function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: findChromium(), headless: true, args: CHROMIUM_ARGS });
+}
+
+/** The shared browser, launched when there is none (or it is gone); set at once, so two callers share one launch. */
+function theBrowser(): Promise<Browser> {
+  const previous = sharedBrowser;
+  sharedBrowser = previous ? previous.then((browser) => (browser.isConnected() ? browser : launchBrowser()), launchBrowser) : launchBrowser();
+  return sharedBrowser;
+}
+
+export async function launchChromium(): Promise<Browser> {
+  clearTimeout(idleTimer);
+  const browser = await theBrowser();
+  handlesOpen += 1;
+  const owned = new Set<BrowserContext>();
+  const own = (context: BrowserContext): BrowserContext => {
+    owned.add(context);
+    context.once('close', () => owned.delete(context));
+    return context;
+  };
+  let closed = false;
+  const ownMethods: Partial<Browser> = {
+    newContext: async (options?: BrowserContextOptions) => own(await browser.newContext(options)),
+    newPage: async (options?: BrowserContextOptions) => {
+      const page = await browser.newPage(options);
+      own(page.context());
+      return page;
+    },
+    contexts: () => [...owned],
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      await Promise.all([...owned].map((context) => context.close().catch(() => undefined)));
+      handlesOpen -= 1;
+      if (handlesOpen > 0) return;
+      idleTimer = setTimeout(() => {
+        // Forgotten first: a handle asked for while it closes gets a new browser, not this one.
+        sharedBrowser = undefined;
+        void browser.close().catch(() => undefined);
+      }, BROWSER_IDLE_MS);
+      idleTimer.unref();
+    },
+  };
+  const handle: Browser = new Proxy(browser, {
+    get(target, property) {
+      if (Object.hasOwn(ownMethods, property)) return ownMethods[property as keyof Browser];
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+  return handle;
 }
 
 /**
@@ -386,11 +449,12 @@ export async function openPanel(browser: Browser, steward: ServedSteward, option
 /** Polls until `check` answers (the owner works on its own schedule), failing after `timeoutMs`. */
 export async function eventually<T>(what: string | (() => string), check: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
-  for (;;) {
+  // Soon after a step the answer is often a moment away: look again after 25, 50, then every 100 ms.
+  for (let pause = 25; ; pause = Math.min(2 * pause, 100)) {
     const value = await check();
     if (value !== undefined) return value;
     if (Date.now() > deadline) throw new Error(`${typeof what === 'string' ? what : what()}: not reached within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await new Promise((resolve) => setTimeout(resolve, pause));
   }
 }
 
