@@ -30,6 +30,8 @@ export interface CoreOptions {
   onStopRequest?: () => void;
   /** What the lock says holds the store (see acquireOwnerLock): an owner (the app, `steward serve`) or, by default, a one-shot command. */
   lockRole?: LockRole;
+  /** The CLI verb a command's lock is taken for (`backfill`), so `steward backfill --cancel` can find it. */
+  lockVerb?: string;
 }
 
 /** Calls in these areas can change what needs the person (a lifted pause, a resolved conflict): the status is re-read after them. */
@@ -143,7 +145,7 @@ export class Core {
     const home = options.home ?? resolveHome(env);
     mkdirSync(home.dir, { recursive: true, mode: 0o700 });
     const config = loadConfig(home.dir, env);
-    const lock = acquireOwnerLock(home.dir, options.lockRole);
+    const lock = acquireOwnerLock(home.dir, options.lockRole, options.lockVerb);
     try {
       const logger = withLevel(options.logger ?? createFileLogger(home.dir, { stderr: options.logToStderr ?? false }), config.log.level);
       if (lock.takenOver) logger.warn('owner lock taken over', { pid: lock.takenOver.pid, reason: lock.takenOver.reason });

@@ -265,7 +265,7 @@ export const sessionsMethods = {
         projectKey: ProjectKey.optional(),
         /** A provider (`claude`: Claude Code and Claude Desktop), or an app of one: `claude-desktop` (SEARCH_APPS), as a search takes it. */
         provider: z.enum(SEARCH_PROVIDERS).optional(),
-        /** Sessions active in this range of epoch ms (inclusive). */
+        /** Conversations with a message (or one of their subagents') in this range of epoch ms (inclusive), as a search of them finds it. */
         from: EpochMs.optional(),
         to: EpochMs.optional(),
         limit: z.number().int().min(1).max(200).optional(),

@@ -147,13 +147,13 @@ export function panelUrlOf(daemon: DaemonInfo): string {
  * small files (daemon.json and the lock, through their light sub-rooms); the stores and the Core
  * load only when no owner answers: a verb served by the owner never loads them.
  */
-export async function connect(home: StewardHome = resolveHome(), env: NodeJS.ProcessEnv = process.env): Promise<Connection> {
+export async function connect(home: StewardHome = resolveHome(), env: NodeJS.ProcessEnv = process.env, verb?: string): Promise<Connection> {
   const daemon = readDaemonInfo(home.dir);
   if (daemon && lockOwnerPid(home.dir) === daemon.pid) {
     return { transport: httpTransport(daemon), via: 'owner', panelUrl: panelUrlOf(daemon), close: async () => undefined };
   }
   const { Core } = await import('../core.js');
-  const core = Core.open({ home, env, logToStderr: false });
+  const core = Core.open({ home, env, logToStderr: false, ...(verb ? { lockVerb: verb } : {}) });
   return {
     via: 'in-process',
     transport: {
@@ -164,9 +164,12 @@ export async function connect(home: StewardHome = resolveHome(), env: NodeJS.Pro
   };
 }
 
-/** Runs one verb against the owner (or in-process), always closing what it opened. */
-export async function withClient<T>(io: { env: NodeJS.ProcessEnv }, use: (client: StewardClient, via: Connection['via'], connection: Connection) => Promise<T>): Promise<T> {
-  const connection = await connect(resolveHome(io.env), io.env);
+/**
+ * Runs one verb against the owner (or in-process), always closing what it opened. `verb`: what the
+ * lock names when this process holds it (see acquireOwnerLock).
+ */
+export async function withClient<T>(io: { env: NodeJS.ProcessEnv }, use: (client: StewardClient, via: Connection['via'], connection: Connection) => Promise<T>, verb?: string): Promise<T> {
+  const connection = await connect(resolveHome(io.env), io.env, verb);
   try {
     return await use(typedClient(connection.transport), connection.via, connection);
   } finally {

@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { PROTOCOL_VERSION, StewardError } from '../api/index.js';
 import { packageRoot, resolveHome } from '../config/index.js';
 import { readDaemonInfo, type DaemonInfo } from '../server/daemon/index.js';
-import { lockOwnerPid } from '../store/lock/index.js';
+import { isAlive, lockOwnerPid } from '../store/lock/index.js';
 
 const START_TIMEOUT_MS = 30_000;
 
@@ -50,4 +50,18 @@ export async function launchOwner(env: NodeJS.ProcessEnv): Promise<void> {
   child.once('error', () => (exited = 1));
   child.unref();
   await waitForOwner(env, () => exited);
+}
+
+/**
+ * Waits, up to `timeoutMs`, until process `pid` has ended; whether it has. A process lets go of the
+ * lock before it exits (closing its stores and workers takes a moment more): what a verb says of it
+ * waits for the end, not for the lock.
+ */
+export async function waitForExit(pid: number, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (isAlive(pid)) {
+    if (Date.now() > deadline) return false;
+    await sleep(50);
+  }
+  return true;
 }

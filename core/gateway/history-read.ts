@@ -91,6 +91,16 @@ const BEFORE = `(@ts IS NULL AND ts IS NULL AND rowid < @rowid) OR (@ts IS NOT N
 const BEFORE_TIMED = `ts <= @ts AND (ts < @ts OR rowid < @rowid)`;
 
 /**
+ * Whether session `id` holds a part whose time (or place: a line with no time is placed, as search's date
+ * filter keys it) is in [@fromMs, @toMs]: a conversation is listed for a date range by a message in it,
+ * as a search of it finds one, not by its first-to-last span (a conversation of 20 Nov and 5 Dec has
+ * nothing on 23 Nov). The span's overlap is kept before it as a cheap first cut; this is a seek in
+ * parts(session_id, ts) per conversation left.
+ */
+const IN_RANGE = (id: string) =>
+  `EXISTS (SELECT 1 FROM parts r INDEXED BY parts_session_ts WHERE r.session_id = ${id} AND r.ts BETWEEN IFNULL(@fromMs, ${Number.MIN_SAFE_INTEGER}) AND IFNULL(@toMs, ${Number.MAX_SAFE_INTEGER}))`;
+
+/**
  * What history reads of sessions and parts: lists, one conversation in order a page at a time, and
  * its subagents. Parts are walked on parts(session_id, ts); nothing scans the parts table whole.
  */
@@ -115,6 +125,7 @@ export class HistoryReader {
        WHERE ${CONVERSATION.replaceAll('parent_', 's.parent_')}
          AND (@projectKey IS NULL OR s.project_key = @projectKey) AND (@provider IS NULL OR s.provider = @provider) AND (@source IS NULL OR s.source = @source)
          AND (@fromMs IS NULL OR IFNULL(s.last_ts, 0) >= @fromMs) AND (@toMs IS NULL OR IFNULL(s.first_ts, 0) <= @toMs)
+         AND ((@fromMs IS NULL AND @toMs IS NULL) OR ${IN_RANGE('s.session_id')} OR EXISTS (SELECT 1 FROM sessions c WHERE c.parent_session_id = s.session_id AND c.parent_kind IS NOT 'branch' AND ${IN_RANGE('c.session_id')}))
          AND (@afterTs IS NULL OR IFNULL(s.last_ts, 0) < @afterTs OR (IFNULL(s.last_ts, 0) = @afterTs AND s.session_id < @afterId))
        ORDER BY IFNULL(s.last_ts, 0) DESC, s.session_id DESC LIMIT @limit`,
     );

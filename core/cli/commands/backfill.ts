@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
-import { countOf, PROVIDER_IDS } from '../../api/index.js';
+import { PROVIDER_IDS } from '../../api/index.js';
 import { withClient } from '../connect.js';
 import { withProgress } from '../progress.js';
+import { BACKFILL_VERB, cancelledOnInterrupt, cancelOneShotBackfill } from './backfill-cancel.js';
 import { awaitIndexing } from './indexing.js';
 import { folderNotes, formatSweepResult, retentionWindow, sweepExit } from './sweep.js';
 import { EXIT, parseIntOption, printJson, UsageError, type CliIo, type Run } from '../output.js';
@@ -32,23 +33,29 @@ export function registerBackfill(program: Command, io: CliIo, run: Run): void {
             ...(days !== undefined ? { days } : {}),
             ...(options.all ? { all: true } : {}),
           });
-          const result = await withProgress(io, client, 'import', null, backfill);
+          const work = withProgress(io, client, 'import', null, backfill);
+          // Ctrl-C cancels an import in this process between batches; an owner's import goes on without this terminal.
+          const { result, interrupted } = via === 'in-process' ? await cancelledOnInterrupt(client, work) : { result: await work, interrupted: false };
           if (options.json) printJson(io, result);
           // --days names the window itself (0: everything, as --all); without it, the retention window.
           else io.stdout(formatSweepResult(result, days ? { kind: 'days', days } : await retentionWindow(client, result), await folderNotes(client, result), 'backfill'));
-          await awaitIndexing(io, client, via);
+          // Asked to stop: the index walk stops with the stores, and the next sweep or a running Steward goes on from there.
+          if (!interrupted) await awaitIndexing(io, client, via);
           return sweepExit(result);
-        });
+        }, BACKFILL_VERB);
       }, options.json),
     );
 }
 
 async function cancelBackfills(io: CliIo, options: { days?: string; all?: boolean; json?: boolean }): Promise<number> {
   if (options.days !== undefined || options.all) throw new UsageError('--cancel takes no window');
+  const oneShot = await cancelOneShotBackfill(io, options.json);
+  if (oneShot !== undefined) return oneShot;
   return withClient(io, async (client) => {
     const result = await client.call('Backfill.Cancel', {});
     if (options.json) printJson(io, result);
-    else io.stdout(result.cancelled === 0 ? 'No backfill was running.\n' : `Cancelled the import of ${countOf(result.cancelled, 'provider')}; what was already imported stays.\n`);
+    // No count of agents: an import of all of them queues each, also those with no folders and nothing to import.
+    else io.stdout(result.cancelled === 0 ? 'No backfill was running.\n' : 'Cancelled the import; what was already imported stays.\n');
     return EXIT.ok;
   });
 }

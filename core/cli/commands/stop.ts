@@ -2,14 +2,16 @@ import type { Command } from 'commander';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { StewardError } from '../../api/index.js';
 import { httpTransport } from '../connect.js';
-import { runningOwner } from '../launch.js';
+import { runningOwner, waitForExit } from '../launch.js';
 import { EXIT, printJson, type CliIo, type Run } from '../output.js';
 
 const STOP_TIMEOUT_MS = 60_000;
+/** How long, once it let go of the stores, its process is given to end before the words say it is still ending. */
+const EXIT_TIMEOUT_MS = 15_000;
 
 /**
  * `steward stop`: asks the running owner (the app or `steward serve`, in the background or not) to
- * stop, and waits until it has let go of the stores. Undoes what `maintenance enable` started.
+ * stop, and waits until it has let go of the stores and its process has ended. Undoes what `maintenance enable` started.
  */
 export function registerStop(program: Command, io: CliIo, run: Run): void {
   program
@@ -30,8 +32,9 @@ export function registerStop(program: Command, io: CliIo, run: Run): void {
           if (Date.now() > deadline) throw new StewardError('busy', `Steward (pid ${daemon.pid}) was asked to stop but is still finishing its work; try again in a moment.`);
           await sleep(100);
         }
-        if (options.json) printJson(io, { stopped: true, running: false, pid: daemon.pid });
-        else io.stdout(`Stopped Steward (pid ${daemon.pid}).\n`);
+        const exited = await waitForExit(daemon.pid, EXIT_TIMEOUT_MS);
+        if (options.json) printJson(io, { stopped: true, running: false, pid: daemon.pid, ...(exited ? {} : { exited: false }) });
+        else io.stdout(exited ? `Stopped Steward (pid ${daemon.pid}).\n` : `Steward (pid ${daemon.pid}) let go of the stores; its process is still ending.\n`);
         return EXIT.ok;
       }, options.json),
     );

@@ -49,7 +49,8 @@ function identityOf(pid: number | 'self'): ProcessIdentity | undefined {
   return startTime && /^\d+$/.test(startTime) ? { startTime, bootId } : undefined;
 }
 
-function isAlive(pid: number): boolean {
+/** Whether a process of this pid exists (one of another user's counts). */
+export function isAlive(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);
@@ -66,11 +67,13 @@ interface LockRecord {
   identity: ProcessIdentity | undefined;
   /** A lock from a version before roles were recorded counts as an owner's: it is refused, as it was then. */
   role: LockRole;
+  /** The CLI verb a command's lock was taken for (`backfill`: `steward backfill --cancel` may interrupt it); absent in an owner's or an older lock. */
+  verb: string | undefined;
 }
 
 /**
- * `<pid>\n{"startTime":…,"bootId":…}\n<role>\n`: the pid line stays first and the identity second,
- * so older versions still read both; the role comes after what they read.
+ * `<pid>\n{"startTime":…,"bootId":…}\n<role>\n<verb>\n`: the pid line stays first and the identity
+ * second, so older versions still read both; the role and the verb come after what they read.
  */
 function readLock(file: string): LockRecord {
   let text: string;
@@ -78,11 +81,12 @@ function readLock(file: string): LockRecord {
     text = readFileSync(file, 'utf8');
   } catch {
     // Gone or unreadable: nobody's lock to honour (the exclusive create decides what happens next).
-    return { pid: undefined, identity: undefined, role: 'owner' };
+    return { pid: undefined, identity: undefined, role: 'owner', verb: undefined };
   }
-  const [first = '', second = '', third = ''] = text.split('\n');
+  const [first = '', second = '', third = '', fourth = ''] = text.split('\n');
   const pid = Number.parseInt(first.trim(), 10);
-  return { pid: Number.isFinite(pid) ? pid : undefined, identity: parseIdentity(second), role: third.trim() === 'command' ? 'command' : 'owner' };
+  const role = third.trim() === 'command' ? 'command' : 'owner';
+  return { pid: Number.isFinite(pid) ? pid : undefined, identity: parseIdentity(second), role, verb: role === 'command' && /^[a-z-]+$/.test(fourth.trim()) ? fourth.trim() : undefined };
 }
 
 function parseIdentity(line: string): ProcessIdentity | undefined {
@@ -94,10 +98,10 @@ function parseIdentity(line: string): ProcessIdentity | undefined {
   }
 }
 
-/** The lock's text for this process in `role` (an empty identity line where there is no /proc). */
-function lockText(role: LockRole): string {
+/** The lock's text for this process in `role`, for `verb` (an empty identity line where there is no /proc). */
+function lockText(role: LockRole, verb: string | undefined): string {
   const identity = identityOf('self');
-  return `${process.pid}\n${identity ? JSON.stringify(identity) : ''}\n${role}\n`;
+  return `${process.pid}\n${identity ? JSON.stringify(identity) : ''}\n${role}\n${verb ?? ''}\n`;
 }
 
 function readOwner(file: string): number | undefined {
@@ -115,7 +119,14 @@ function isFresh(file: string): boolean {
   }
 }
 
-type Holder = { pid: number; role: LockRole } | 'writing' | { stale: TakeoverReason; pid: number | null };
+/** A live holder: its pid, its role, and for a command the verb it was taken for (when it said). */
+export interface LockHolder {
+  pid: number;
+  role: LockRole;
+  verb?: string;
+}
+
+type Holder = LockHolder | 'writing' | { stale: TakeoverReason; pid: number | null };
 
 /**
  * Who holds `file`: a live owner (its pid), a creator still writing it, or nobody (stale, and why). A
@@ -123,7 +134,7 @@ type Holder = { pid: number; role: LockRole } | 'writing' | { stale: TakeoverRea
  * took the lock: the pid was reused after a crash.
  */
 function holderOf(file: string): Holder {
-  const { pid, identity, role } = readLock(file);
+  const { pid, identity, role, verb } = readLock(file);
   if (pid === undefined) return isFresh(file) ? 'writing' : { stale: 'unreadable', pid: null };
   // Our own pid in a lock we are only now taking was another process's before us.
   if (pid === process.pid) return { stale: 'pid_reused', pid };
@@ -133,7 +144,7 @@ function holderOf(file: string): Holder {
     if (now.bootId !== identity.bootId) return { stale: 'previous_boot', pid };
     if (now.startTime !== identity.startTime) return { stale: 'pid_reused', pid };
   }
-  return { pid, role };
+  return { pid, role, ...(verb ? { verb } : {}) };
 }
 
 const isStale = (holder: Holder): holder is { stale: TakeoverReason; pid: number | null } => typeof holder === 'object' && 'stale' in holder;
@@ -160,8 +171,8 @@ function clearStale(file: string): void {
 }
 
 /** The refusal when a live process holds the lock: a one-shot command is named as one (it finishes soon). */
-function heldBy(holder: { pid: number; role: LockRole }): StewardError {
-  const details = { pid: holder.pid, role: holder.role };
+function heldBy(holder: LockHolder): StewardError {
+  const details = { pid: holder.pid, role: holder.role, ...(holder.verb ? { verb: holder.verb } : {}) };
   if (holder.role === 'command') return new StewardError('already_running', `A steward command (pid ${holder.pid}) is using the store; try again when it finishes.`, details);
   return new StewardError('already_running', `Steward is already running (pid ${holder.pid}).`, details);
 }
@@ -171,15 +182,16 @@ function heldBy(holder: { pid: number; role: LockRole }): StewardError {
  * left by a dead pid (a crash, kill -9) is taken over rather than blocking the user forever. `role`
  * is written with the pid, so no reader (`steward info`, an owner starting) ever sees an owner's lock
  * as a one-shot command's: a command by default, an owner (the app, `steward serve`) says so here.
+ * `verb`: the CLI verb a command takes it for, so `steward backfill --cancel` knows a backfill it may interrupt.
  */
-export function acquireOwnerLock(home: string, role: LockRole = 'command'): OwnerLock {
+export function acquireOwnerLock(home: string, role: LockRole = 'command', verb?: string): OwnerLock {
   mkdirSync(home, { recursive: true, mode: 0o700 });
   const file = join(home, LOCK_FILE);
   let takenOver: OwnerLock['takenOver'];
   for (let attempt = 0; attempt < 3; attempt += 1) {
     try {
       const fd = openSync(file, 'wx', 0o600);
-      writeSync(fd, lockText(role));
+      writeSync(fd, lockText(role, role === 'command' ? verb : undefined));
       closeSync(fd);
       let released = false;
       return {
@@ -212,12 +224,12 @@ export function commandHolding(error: unknown): number | undefined {
 }
 
 /** The live process holding the lock and its role, if any: a lock naming a reused pid has no holder. */
-export function lockHolder(home: string): { pid: number; role: LockRole } | undefined {
+export function lockHolder(home: string): LockHolder | undefined {
   const file = join(home, LOCK_FILE);
-  const { pid, role } = readLock(file);
+  const { pid, role, verb } = readLock(file);
   if (pid === undefined) return undefined;
   // Our own pid is alive by definition; holderOf treats it as stale only for taking the lock.
-  if (pid === process.pid) return { pid, role };
+  if (pid === process.pid) return { pid, role, ...(verb ? { verb } : {}) };
   const holder = holderOf(file);
   return typeof holder === 'object' && !isStale(holder) ? holder : undefined;
 }

@@ -1,0 +1,99 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../../core/cli/index.js';
+import { lockHolder } from '../../../core/store/lock/index.js';
+import { captureIo } from '../../support/cli.js';
+import { tempHome, type TempHome } from '../../support/home.js';
+import { claudeLine, writeJsonl } from '../../support/transcripts.js';
+import { transpileCore } from '../../support/transpiled-core.js';
+
+/*
+ * QA: `steward backfill --all &` then `steward backfill --cancel` with no owner running refused ("A steward
+ * command (pid N) is using the store") and the import ran to its end. The lock now names the verb that
+ * holds it; --cancel interrupts a one-shot backfill of this home as Ctrl-C does, and waits for it to stop.
+ */
+
+const CLI = `
+import { runCli } from './core/cli/index.js';
+process.exitCode = await runCli(process.argv.slice(2));
+`;
+
+let build: { dir: string; cleanup: () => void };
+let home: TempHome;
+let child: ChildProcess | undefined;
+
+beforeAll(() => {
+  build = transpileCore('backfill-cancel');
+  writeFileSync(join(build.dir, 'cli.mjs'), CLI);
+}, 120_000);
+afterAll(() => build.cleanup());
+afterEach(() => {
+  if (child && child.exitCode === null) child.kill('SIGKILL');
+  child = undefined;
+  home?.cleanup();
+});
+
+/** Enough history that an import of it takes seconds: 300 files of 200 lines. */
+function writeHistory(roots: string): void {
+  const base = Date.now() - 3 * 86_400_000;
+  for (let f = 0; f < 300; f++) {
+    const sessionId = `cancel-${f}`;
+    writeJsonl(
+      join(roots, 'projects', '-work-cancel', `${sessionId}.jsonl`),
+      Array.from({ length: 200 }, (_, i) => claudeLine({ sessionId, cwd: '/work/cancel', ts: new Date(base + f * 1000 + i), type: i % 2 ? 'assistant' : 'user', text: `line ${i} of ${sessionId} ${'words '.repeat(20)}` })),
+    );
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('steward backfill --cancel with no owner running', () => {
+  it('the lock names the verb holding it, and --cancel stops a one-shot backfill', async () => {
+    home = tempHome('steward-cancel-one-shot-');
+    const roots = join(home.dir, 'roots');
+    writeHistory(roots);
+    home.env.STEWARD_CLAUDE_ROOTS = roots;
+    const started = spawn(process.execPath, [join(build.dir, 'cli.mjs'), 'backfill', '--all'], { stdio: ['ignore', 'pipe', 'pipe'], env: home.env });
+    child = started;
+    let out = '';
+    started.stdout!.on('data', (data: Buffer) => (out += String(data)));
+    const exit = new Promise<number | null>((resolve) => started.once('exit', (code) => resolve(code)));
+    for (let i = 0; i < 200 && lockHolder(home.dir)?.pid !== started.pid; i++) await sleep(25);
+    expect(lockHolder(home.dir)).toMatchObject({ pid: started.pid, role: 'command', verb: 'backfill' });
+    // Well into the import: the Core is open and its files are being read.
+    await sleep(700);
+    const io = captureIo(home.env);
+    const code = await runCli(['backfill', '--cancel'], io);
+    expect(io.err).toBe('');
+    expect(io.out).toMatch(new RegExp(`^Asked the running import \\(pid ${started.pid}\\) to stop; it stopped`));
+    expect(code).toBe(0);
+    // The backfill stopped between batches, said so, and exits 1 as a cancelled run does.
+    expect(await exit).toBe(1);
+    expect(out).toMatch(/claude: cancelled after \d+ of 300 transcript files/);
+    expect(lockHolder(home.dir)).toBeUndefined();
+  }, 60_000);
+
+  it('never signals a command of another verb: it says the store is in use, as before', async () => {
+    home = tempHome('steward-cancel-one-shot-');
+    const hold = `
+import { Core } from './core/core.js';
+const core = Core.open({ home: { dir: process.argv[2], kind: 'env' }, env: process.env });
+process.stdout.write('HOLDING\\n');
+process.on('SIGINT', () => process.stdout.write('SIGNALLED\\n'));
+process.stdin.once('data', async () => { await core.shutdown(); process.exit(0); });
+`;
+    writeFileSync(join(build.dir, 'hold.mjs'), hold);
+    const started = spawn(process.execPath, [join(build.dir, 'hold.mjs'), home.dir], { stdio: ['pipe', 'pipe', 'pipe'], env: home.env });
+    child = started;
+    let out = '';
+    await new Promise<void>((resolve) => started.stdout!.on('data', (data: Buffer) => ((out += String(data)), out.includes('HOLDING') && resolve())));
+    const io = captureIo(home.env);
+    expect(await runCli(['backfill', '--cancel'], io)).toBe(1);
+    expect(io.err).toContain(`A steward command (pid ${started.pid}) is using the store`);
+    await sleep(200);
+    expect(out).not.toContain('SIGNALLED');
+    started.stdin!.write('release\n');
+  }, 60_000);
+});
