@@ -34,3 +34,14 @@ describe('Unforget of what has nothing left to import', () => {
     expect(nothingLeftWords('session')).not.toMatch(/Import earlier history|next check/);
   });
 });
+
+describe('Unforget of a forget made before anything was stored, with nothing found since (QA s49)', () => {
+  it('says there is nothing to import, not that the next check brings it back', async () => {
+    const { comesBackAs, neverStoredWords } = await import('../../../renderer/src/places/projects/Unforget.js');
+    expect(comesBackAs({ neverStored: true })).toBe('neverStored');
+    expect(comesBackAs({ nothingLeft: true })).toBe('nothingLeft');
+    expect(comesBackAs({})).toBe('comesBack');
+    expect(neverStoredWords('project')).toMatch(/^But there is nothing of it to import: Steward never stored that project/);
+    expect(neverStoredWords('session')).not.toMatch(/next check brings/);
+  });
+});

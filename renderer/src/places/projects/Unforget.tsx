@@ -68,6 +68,18 @@ export function nothingLeftWords(kind: 'session' | 'project'): string {
     : "But nothing of it is left to import: the forget deleted Steward's copy, and none of its conversations' transcripts is on disk any more.";
 }
 
+/** What a lift of a forget made before anything of it was stored says when nothing of it has been found since. */
+export function neverStoredWords(kind: 'session' | 'project'): string {
+  const noun = kind === 'session' ? 'conversation' : 'project';
+  return `But there is nothing of it to import: Steward never stored that ${noun}, and no check has found a transcript of it since it was forgotten (Import earlier history reads older ones too).`;
+}
+
+/** Which of the three things a lift says about coming back (Forget.Lift's answer): one rule for the panel's words. */
+export function comesBackAs(lifted: Pick<Result<'Forget.Lift'>, 'nothingLeft' | 'neverStored'>): 'nothingLeft' | 'neverStored' | 'comesBack' {
+  if (lifted.nothingLeft) return 'nothingLeft';
+  return lifted.neverStored ? 'neverStored' : 'comesBack';
+}
+
 function ComesBack({ nextCheck, back, ifOnDisk = false }: { nextCheck: Result<'Forget.Lift'>['nextCheck']; back: string; ifOnDisk?: boolean | undefined }): ReactElement {
   // Its files are inside the window; a message in them older than it (a conversation begun long ago) waits for Import earlier history.
   if (nextCheck === 'all') return <>Steward&rsquo;s next check brings {back} back (any message older than the regular checks reach comes with Import earlier history).</>;
@@ -145,7 +157,13 @@ export function Unforget({ kind, id, label = 'Unforget', lift: given, names = {}
           ) : (
             <>
               {liftedSentence(kind, lifted, names.what)}{' '}
-              {lift.data?.nothingLeft ? nothingLeftWords(kind) : <ComesBack nextCheck={lift.data?.nextCheck} back={back} ifOnDisk={lift.data?.ifOnDisk} />}
+              {lift.data && comesBackAs(lift.data) === 'nothingLeft' ? (
+                nothingLeftWords(kind)
+              ) : lift.data && comesBackAs(lift.data) === 'neverStored' ? (
+                neverStoredWords(kind)
+              ) : (
+                <ComesBack nextCheck={lift.data?.nextCheck} back={back} ifOnDisk={lift.data?.ifOnDisk} />
+              )}
               {lift.data?.otherSpellings !== undefined && <> {otherSpellingsWords(lift.data.otherSpellings)}</>}
             </>
           )}
