@@ -45,3 +45,25 @@ export function placeUntimed(parts: readonly PartRow[], before: number | null): 
   }
   return { places, last };
 }
+
+/** Rows a stored part's neighbour with a time is looked for among by rowid before its conversation's index is asked. */
+const NEAR_ROWS = 1_000;
+
+const nearSql = (op: '<' | '>', order: 'DESC' | 'ASC') =>
+  `(SELECT q.ts FROM parts q NOT INDEXED WHERE q.rowid ${op} @rowid AND q.rowid ${op === '<' ? '>=' : '<='} @rowid ${op === '<' ? '-' : '+'} ${NEAR_ROWS} AND q.session_id = @sessionId AND q.ts IS NOT NULL ORDER BY q.rowid ${order} LIMIT 1)`;
+const farSql = (op: '<' | '>', order: 'DESC' | 'ASC') =>
+  `(SELECT q.ts FROM parts q INDEXED BY parts_session_ts WHERE q.session_id = @sessionId AND q.ts IS NOT NULL AND q.rowid ${op} @rowid ${op === '<' ? '-' : '+'} ${NEAR_ROWS} ORDER BY q.rowid ${order} LIMIT 1)`;
+
+/**
+ * placeUntimed over rows already stored, for a part `@rowid` of `@sessionId` stored with no time
+ * before capture placed such parts (gateway step 30): the time of the last part before it with one,
+ * else of the first after it, among its conversation's rows in the order they were stored (rowid: a
+ * file is stored in its order, a batch at a time), or null when its conversation holds no time. A
+ * part placed already counts as one with a time: its place is the time the rule carried to it.
+ * The neighbour is looked for among the NEAR_ROWS rows stored beside it first (a rowid range: a
+ * batch's rows are stored together), then in its conversation's entries of parts_session_ts: a part
+ * stored far from its neighbours (a file read again days later) costs its conversation's size, never
+ * the store's. What a read from the file's start cannot know is the file: a conversation's lines that
+ * came from another file (a copy) are its neighbours too.
+ */
+export const STORED_PLACE_SQL = `SELECT COALESCE(${nearSql('<', 'DESC')}, ${farSql('<', 'DESC')}, ${nearSql('>', 'ASC')}, ${farSql('>', 'ASC')})`;

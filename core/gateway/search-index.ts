@@ -5,6 +5,7 @@ import { inTransaction, type Db } from '../store/index.js';
 import { cjkAppendix, hasCjk } from './cjk.js';
 import { PieceSize, PieceWindow } from './pace.js';
 import { TOOL_RESULT_ROLE } from '../transcripts/index.js';
+import { STORED_PLACE_SQL } from './placed.js';
 
 /**
  * The full-text index over parts (search_fts, migration 3) and everything that keeps it exact: the
@@ -361,10 +362,10 @@ function readVarint(bytes: Uint8Array, at: number): [value: number, next: number
 }
 
 /**
- * The leaf pages of every segment in FTS5's structure record (fts5StructureDecode's format), or
- * undefined for a record this does not read: what a fold writes, to say how far it has come.
+ * Each level's segments and their leaf pages in FTS5's structure record (fts5StructureDecode's
+ * format), level 0 first, or undefined for a record this does not read.
  */
-function structurePages(record: Uint8Array): number | undefined {
+function structureLevels(record: Uint8Array): Array<{ segments: number; pages: number }> | undefined {
   const v2 = STRUCTURE_V2.every((byte, i) => record[4 + i] === byte);
   // A cookie of 4 bytes, then the second form's mark.
   let at = v2 ? 8 : 4;
@@ -373,13 +374,14 @@ function structurePages(record: Uint8Array): number | undefined {
     at = after;
     return value;
   };
-  const levels = next();
+  const count = next();
   next(); // segments
   next(); // write counter
-  let pages = 0;
-  for (let level = 0; level < levels; level += 1) {
+  const levels: Array<{ segments: number; pages: number }> = [];
+  for (let level = 0; level < count; level += 1) {
     next(); // segments being merged
     const segments = next();
+    let pages = 0;
     for (let segment = 0; segment < segments; segment += 1) {
       next(); // segment id
       const first = next();
@@ -388,8 +390,9 @@ function structurePages(record: Uint8Array): number | undefined {
       if (v2) for (let field = 0; field < 5; field += 1) next();
     }
     if (at > record.length) return undefined;
+    levels.push({ segments, pages });
   }
-  return pages;
+  return levels;
 }
 
 /**
@@ -404,6 +407,36 @@ export const RETAG_IN_STEP = 100;
  * whether it finds none of its parts stale or all of them.
  */
 const CHECKS_PER_RETAG = 16;
+
+/**
+ * How long one piece of step 30's placing may take (#placePiece): it stops once what it spent and
+ * what re-keying its placed parts will cost reach this, and resumes after its last part. Capped by
+ * parts alone (50 at least, the pacing's smallest piece), pieces on a 1M-part store held the event
+ * loop 320–930 ms at p99 and up to 4 s: a part re-keyed costs 0.2–2 ms (more when cold). Capped by
+ * time, its pieces there took at most 17 ms of CPU (p50 5), their commits apart.
+ */
+const PLACE_MS = 20;
+/** What re-keying one placed part costs before a piece has timed it (1–2 ms measured): it only grows at once. */
+const REKEY_START_MS = 2;
+/**
+ * FTS5's crisis merge: the flush that gives level 0 this many segments merges the level whole inside
+ * the statement, and each level above it that then fills too (automerge is off, migration 7). Unless
+ * search_fts_config holds another figure, this is FTS5's default.
+ */
+const CRISIS_MERGE = 16;
+/**
+ * Segments a placing piece may add to level 0 (its deletes, then its inserts from a lower key, then
+ * the flush at the next merge): it re-keys only while level 0 is this far short of a crisis merge.
+ * On a 1M-part store with level 0 at 12 segments and level 1 at 15, placing without this flushed
+ * level 0 into a crisis merge that went on through level 1 (1.7 s of CPU in one commit; 26 s seen
+ * on another); with it, no piece, merge or commit of the walk took over 30 ms of CPU.
+ */
+const CRISIS_MARGIN = 4;
+
+/** What tests may set of a SearchIndex: how long a piece of step 30's placing may take (PLACE_MS). */
+export interface SearchIndexOptions {
+  placeMs?: number;
+}
 
 /** The walk's range is open while a run defers: it ends wherever the run stops. */
 const OPEN = Number.MAX_SAFE_INTEGER;
@@ -446,10 +479,23 @@ export class SearchIndex {
   readonly #mergePages = new PieceSize(MERGE_PAGES);
   readonly #foldPages = new PieceSize(FOLD_PAGES);
   readonly #structure;
+  readonly #placeSessions;
+  readonly #untimedOf;
+  readonly #placeOf;
+  readonly #setPlace;
+  readonly #keyed;
+  readonly #rekey;
+  readonly #unkeyed;
+  readonly #keyedIn;
+  readonly #crisisMerge;
+  readonly #placeMs: number;
+  /** What re-keying a placed part cost lately (see #rekeyParts). */
+  #rekeyMs = REKEY_START_MS;
 
-  constructor(db: Db) {
+  constructor(db: Db, options: SearchIndexOptions = {}) {
     registerSearchFunctions(db);
     this.#db = db;
+    this.#placeMs = options.placeMs ?? PLACE_MS;
     this.#lastRowid = db.prepare('SELECT IFNULL(MAX(rowid), 0) FROM parts').pluck();
     this.#newRowids = db.prepare('SELECT rowid FROM parts WHERE rowid > ? ORDER BY rowid').pluck();
     this.#mapParts = db.prepare(
@@ -495,6 +541,7 @@ export class SearchIndex {
     this.#backfillRows = db.prepare('SELECT rowid FROM parts WHERE rowid > ? AND rowid <= ? ORDER BY rowid LIMIT ?').pluck();
     this.#changes = db.prepare('SELECT total_changes()').pluck();
     this.#structure = db.prepare(`SELECT block FROM search_fts_data WHERE id = ${STRUCTURE_ROWID}`).pluck();
+    this.#crisisMerge = db.prepare(`SELECT v FROM search_fts_config WHERE k = 'crisismerge'`).pluck();
     // A session's parts by parts_session_ts; those with a map row are in the index.
     this.#sessionIndexed = db.prepare('SELECT m.part_rowid FROM parts p JOIN search_map m ON m.part_rowid = p.rowid WHERE p.session_id = ? LIMIT ?').pluck();
     this.#sessionSpan = db.prepare('SELECT MIN(rowid) AS first, MAX(rowid) AS last FROM parts WHERE session_id = ?');
@@ -525,6 +572,23 @@ export class SearchIndex {
       `UPDATE session_stats SET messages = session_stats.messages - x.m
        FROM (SELECT p.session_id AS session_id, SUM(${COUNTED_SQL}) AS m FROM parts p JOIN search_map sm ON sm.part_rowid = p.rowid WHERE p.rowid IN (${IDS}) GROUP BY p.session_id) AS x
        WHERE session_stats.session_id = x.session_id`,
+    );
+    // Step 30's walk: conversations in a span of sessions' rowids, the parts of one stored with no time
+    // (a NULL ts sorts first in parts_session_ts, by rowid), and the place of one (STORED_PLACE_SQL).
+    this.#placeSessions = db.prepare('SELECT rowid, session_id FROM sessions WHERE rowid > ? AND rowid <= ? ORDER BY rowid LIMIT ?').raw();
+    this.#untimedOf = db.prepare('SELECT rowid FROM parts WHERE session_id = ? AND ts IS NULL AND rowid > ? ORDER BY rowid LIMIT ?').pluck();
+    this.#placeOf = db.prepare(STORED_PLACE_SQL).pluck();
+    this.#setPlace = db.prepare('UPDATE parts SET ts = ?, ts_inferred = 1 WHERE rowid = ? AND ts IS NULL');
+    this.#keyed = db.prepare(`SELECT m.part_rowid AS rowid, m.fts_rowid AS old, ${KEY_SQL} AS key FROM search_map m JOIN parts p ON p.rowid = m.part_rowid WHERE m.part_rowid IN (${IDS})`);
+    this.#rekey = db.prepare('UPDATE OR IGNORE search_map SET fts_rowid = ? WHERE part_rowid = ?');
+    // #unindex and #reindex in key order: FTS5 writes its pending terms out as a segment whenever a
+    // key comes below the last one written, and 50 parts re-keyed in no order wrote up to 100 segments
+    // (a piece held the event loop 80-150 ms, and seconds when a level filled and was merged whole).
+    this.#unkeyed = db.prepare(
+      `INSERT INTO search_fts (search_fts, rowid, body, thinking, tool_input, tool_output, scope) SELECT 'delete', fts_rowid, body, thinking, tool_input, tool_output, scope FROM search_source WHERE part_rowid IN (${IDS}) ORDER BY fts_rowid`,
+    );
+    this.#keyedIn = db.prepare(
+      `INSERT INTO search_fts (rowid, body, thinking, tool_input, tool_output, scope) SELECT fts_rowid, body, thinking, tool_input, tool_output, scope FROM search_source WHERE part_rowid IN (${IDS}) ORDER BY fts_rowid`,
     );
     this.#countMessages = db.prepare(
       `UPDATE session_stats SET messages = session_stats.messages + x.m
@@ -588,7 +652,7 @@ export class SearchIndex {
   /** Leaf pages of the index's segments (FTS5's structure record), or undefined when it cannot be read. */
   indexPages(): number | undefined {
     const record = this.#structure.get() as Uint8Array | undefined;
-    return record === undefined ? 0 : structurePages(record);
+    return record === undefined ? 0 : structureLevels(record)?.reduce((pages, level) => pages + level.pages, 0);
   }
 
   /** The newest part rowid: parts a sink step adds land above it. */
@@ -743,9 +807,100 @@ export class SearchIndex {
     return Math.min(this.#stateValue('retag_start'), cursor);
   }
 
-  /** Whether the re-tag walk has parts left to check, or to recount (see #recountPiece). */
+  /** Whether the re-tag walk has parts left to check, to recount (see #recountPiece) or to place (#placePiece). */
   retagPending(): boolean {
-    return this.#stateValue('retag_cursor') < this.#stateValue('retag_upto') || this.#recountPending();
+    return this.#stateValue('retag_cursor') < this.#stateValue('retag_upto') || this.#recountPending() || this.#placePending();
+  }
+
+  #placePending(): boolean {
+    return this.#stateValue('place_cursor') < this.#stateValue('place_upto');
+  }
+
+  /**
+   * One piece of placing parts stored with no time before capture placed them (migration 30 sets the
+   * span: sessions' rowids up to the newest conversation then): conversations with rowid in (cursor,
+   * upto] in rowid order, at most `maxRows` parts placed (and CHECKS_PER_RETAG times as many
+   * conversations looked into, a seek each), and no more than fit in the piece's time (#placeHeld).
+   * A piece that stops inside a conversation resumes it after its last part looked at (`place_part`).
+   * A part whose conversation holds no time stays unplaced. Placed parts that are indexed move to their
+   * place's key (#rekeyParts). While FTS5's level 0 is near a crisis merge, the piece merges instead
+   * (#nearCrisis). True while conversations are left.
+   */
+  #placePiece(maxRows: number): boolean {
+    const began = performance.now();
+    if (this.#nearCrisis() && this.mergePiece()) return true;
+    let cursor = this.#stateValue('place_cursor');
+    const upto = this.#stateValue('place_upto');
+    const walked = { after: this.#stateValue('place_part'), looked: 0, placed: [] as number[] };
+    // Collected first: the connection runs no other statement while one is being read.
+    for (const [sessionRowid, sessionId] of this.#placeSessions.all(cursor, upto, maxRows * CHECKS_PER_RETAG) as Array<[number, string]>) {
+      // Stopped inside it: the next piece asks it again for parts after the last one looked at.
+      if (!this.#placeIn(sessionId, walked, maxRows, began)) break;
+      [cursor, walked.after] = [sessionRowid, 0];
+      if (walked.looked === maxRows || this.#placeHeld(began, walked.placed.length)) break;
+    }
+    const sessions = this.#placeSessions.all(cursor, upto, 1).length;
+    this.#rekeyParts(walked.placed);
+    this.#setState.run('place_cursor', sessions === 0 ? upto : cursor);
+    this.#setState.run('place_part', walked.after);
+    return sessions > 0;
+  }
+
+  /** Places a conversation's unplaced parts after `walked.after`, until the piece is full: true when it placed them all. */
+  #placeIn(sessionId: string, walked: { after: number; looked: number; placed: number[] }, maxRows: number, began: number): boolean {
+    for (const rowid of this.#untimedOf.all(sessionId, walked.after, maxRows - walked.looked) as number[]) {
+      const place = this.#placeOf.get({ rowid, sessionId }) as number | null;
+      if (place !== null && this.#setPlace.run(place, rowid).changes === 1) walked.placed.push(rowid);
+      walked.looked += 1;
+      walked.after = rowid;
+      if (walked.looked === maxRows || this.#placeHeld(began, walked.placed.length)) return false;
+    }
+    return true;
+  }
+
+  /** Whether a placing piece begun at `began` is full: what it spent, and what re-keying `placed` parts will cost, reach its time. */
+  #placeHeld(began: number, placed: number): boolean {
+    return performance.now() - began + placed * this.#rekeyMs >= this.#placeMs;
+  }
+
+  /**
+   * Whether the next flush of the index could bring FTS5's level 0 to its crisis merge (see
+   * CRISIS_MARGIN): the indexing walk merges each piece's segment in step, but a store left unmerged
+   * (a walk stopped, an old build) may hold a level one short of it.
+   */
+  #nearCrisis(): boolean {
+    const record = this.#structure.get() as Uint8Array | undefined;
+    const level0 = record === undefined ? 0 : (structureLevels(record)?.[0]?.segments ?? 0);
+    const crisis = Number(this.#crisisMerge.get() ?? CRISIS_MERGE);
+    return level0 >= crisis - CRISIS_MARGIN;
+  }
+
+  /**
+   * Parts whose place (`ts`) changed while they are indexed take the key their place gives, as the
+   * sink keys a part it stores placed: each is taken out of the index under its old key and put back
+   * under its new one (the next free key above it when another part of that second holds it, as
+   * #mapCollisions does). Map rows, tags, text versions and counts stay: no count depends on where a
+   * part sits. Parts not indexed are passed over: the walk keys them by their place when it indexes them.
+   * What it cost per part placed sizes the next placing piece (#placeHeld).
+   */
+  #rekeyParts(rowids: readonly number[]): void {
+    if (rowids.length === 0) return;
+    const began = performance.now();
+    this.#rekeyMoving(rowids);
+    // Per part placed (what #placeHeld counts): a dearer piece counts at once, a cheaper one a little.
+    const each = (performance.now() - began) / rowids.length;
+    this.#rekeyMs = Math.min(this.#placeMs, each > this.#rekeyMs ? each : 0.9 * this.#rekeyMs + 0.1 * each);
+  }
+
+  #rekeyMoving(rowids: readonly number[]): void {
+    const moving = (this.#keyed.all(JSON.stringify(rowids)) as Array<{ rowid: number; old: number; key: number }>).filter((row) => row.key !== row.old);
+    if (moving.length === 0) return;
+    const ids = JSON.stringify(moving.map((row) => row.rowid));
+    this.#unkeyed.run(ids);
+    for (const row of moving) {
+      for (let key = row.key; this.#rekey.run(key, row.rowid).changes === 0; key += 1);
+    }
+    this.#keyedIn.run(ids);
   }
 
   #recountPending(): boolean {
@@ -787,9 +942,12 @@ export class SearchIndex {
    */
   retagStep(maxRows: number): boolean {
     return inTransaction(this.#db, () => {
+      // Step 30's placing rides on the walk's pieces too (a piece of it finds nothing in a store whose
+      // parts all have a time: a seek per conversation); its progress shows once the rest is done.
+      const placing = this.#placePending() && this.#placePiece(maxRows);
       // Migration 22's recount rides on the walk's pieces; it does not show in the walk's progress.
       const recounting = this.#recountPiece(maxRows * CHECKS_PER_RETAG);
-      return this.#retagPiece(maxRows) || recounting;
+      return this.#retagPiece(maxRows) || recounting || placing;
     });
   }
 
@@ -835,8 +993,14 @@ export class SearchIndex {
   #recountProgress(): IndexProgress {
     const cursor = this.#stateValue('recount_cursor');
     const upto = this.#stateValue('recount_upto');
-    if (cursor >= upto) return { phase: 'retag', indexedParts: 0, totalParts: 0, complete: true, deferred: false };
+    if (cursor >= upto) return this.#placeProgress();
     return { phase: 'retag', indexedParts: cursor, totalParts: upto, complete: false, deferred: false };
+  }
+
+  /** Step 30's placing, once the rest of the walk is done: conversations (sessions' rowids) passed of its span. */
+  #placeProgress(): IndexProgress {
+    if (!this.#placePending()) return { phase: 'retag', indexedParts: 0, totalParts: 0, complete: true, deferred: false };
+    return { phase: 'retag', indexedParts: this.#stateValue('place_cursor'), totalParts: this.#stateValue('place_upto'), complete: false, deferred: false };
   }
 
   /**
