@@ -997,12 +997,17 @@ function blockKeyOf(name: string): 'password' | 'secret' | 'other' {
  */
 const TYPE_WORD = String.raw`(?:[A-Za-z_]\w{0,40}\.){0,4}(?:string|str|int|integer|long|short|float|double|decimal|number|num|bool|boolean|char|byte|bytes|object|any|date|datetime|uuid|guid|text|json|securestring|secretstr|secretstring|[uif](?:8|16|32|64|128))`;
 /**
+ * The algorithm, encoding, format or version a Markdown cell names for a secret (`| client_secret | sha256 |`, `HS256`,
+ * `base64`, `OAuth2`, `v2`): letters and digits as a password has, but a column's description. A closed list.
+ */
+const ALGORITHM_WORD = String.raw`(?:sha-?(?:1|224|256|384|512)|sha3-?(?:224|256|384|512)|(?:hs|rs|es|ps)(?:256|384|512)|md[45]|rsa(?:-?\d{3,4})?|ed(?:25519|448)|x25519|ecdsa|hmac(?:-?sha-?(?:1|256|384|512))?|base(?:16|32|58|64)(?:url)?|utf-?(?:8|16)|hex|aes-?(?:128|192|256)(?:-?(?:gcm|cbc|ctr))?|x\.?509|pkcs#?\d{1,2}|oauth2?|jwt|jwk|jws|jwe|pem|der|bcrypt|scrypt|argon2(?:id|i|d)?|pbkdf2|crc32|totp|hotp|v\d{1,3}(?:\.\d{1,3}){0,2})`;
+/**
  * What a Markdown cell after a password's name holds when it describes the password rather than gives it: a type
  * (`*string`, `&str`, `string?`, `Option<String>`, `String[]`), a flag (`-p`), a length or rule (`8-64`, `12+`,
- * `min:8`: no letter, or a validation rule's word), `N/A`.
+ * `min:8`: no letter, or a validation rule's word), `N/A`, an algorithm, encoding or version (ALGORITHM_WORD).
  */
 const MARKDOWN_DESCRIPTION = new RegExp(
-  String.raw`^(?:(?:[*&]{1,2}|-{1,2})[A-Za-z][A-Za-z_-]*\d{0,3}|[A-Za-z][A-Za-z_.:]*<[^|\s]{1,80}>\??|${TYPE_WORD}(?:\?|\[\])|(?:min|max|size|between|digits|length|len|minlength|maxlength)[:=][\d,]{1,12}|n\/a)$`,
+  String.raw`^(?:(?:[*&]{1,2}|-{1,2})[A-Za-z][A-Za-z_-]*\d{0,3}|[A-Za-z][A-Za-z_.:]*<[^|\s]{1,80}>\??|${TYPE_WORD}(?:\?|\[\])|(?:min|max|size|between|digits|length|len|minlength|maxlength)[:=][\d,]{1,12}|n\/a|${ALGORITHM_WORD})$`,
   'i',
 );
 
@@ -1018,6 +1023,13 @@ const WRITTEN_BREAK_LETTER = String.raw`(?:\\|(?<=\\))(?:r\\)?n(?![\w$])`;
  * is a sentence (`**Password:** See below`), one followed by more cells a description table's column.
  */
 const LINE_END = String.raw`[ \t]{0,8}(?:\r?\n|$|\\{0,${LONGEST_QUOTE_ESCAPE}}")`;
+
+/**
+ * How far past a table cell's value the markdown-password shape looks for its row's end, to know a header row (a
+ * `|---|` row under it): a header's cells are short words. Read once per candidate value (no backtracking: the run is
+ * taken whole, then the break looked for), so a text dense with `|secret|…|` cells costs this many steps a cell.
+ */
+const HEADER_ROW_REST = 200;
 
 /**
  * Whether a Markdown table's cell after a password's or a secret's name (the markdown-password shape) is one: a value
@@ -1039,10 +1051,12 @@ function isMarkdownPassword(value: string, groups?: Record<string, string | unde
 /**
  * Whether a value of digits and symbols alone is a password rather than a number, a range, a rule or a reference: six
  * characters or more (`>=8`, `8-64`, `100%` are shorter), a digit and a symbol no number or range holds, and not an
- * issue's or a pull request's number (`#123`, `#1234567`). So `4821!!#` is one.
+ * issue's or a pull request's number (`#123`, `#1234567`). So `4821!!#` is one. A `_` between digits groups a number
+ * (`12_345`, `555_1234`, as code writes one): no symbol.
  */
 function isSymbolPassword(value: string): boolean {
-  return value.length >= 6 && !/^#\d+$/.test(value) && /\d/.test(value) && /[^\d.,:/+\-–~^<>=%$€£()*]/.test(value);
+  const ungrouped = value.replace(/(?<=\d)_(?=\d)/g, '');
+  return value.length >= 6 && !/^#\d+$/.test(value) && /\d/.test(value) && /[^\d.,:/+\-–~^<>=%$€£()*]/.test(ungrouped);
 }
 
 /** A fence's language that runs what it holds (```bash, ```console, ```powershell): its paths and words are commands. */
@@ -1330,11 +1344,11 @@ export const SECRET_SHAPES: readonly SecretShape[] = [
     // A password in a Markdown table that no assignment reads: a cell that names a password or a secret and the next that
     // holds it (`| Password | Xk9mQ2zLw9 |`, the name in bold, the value in backticks), not in a header row (a `|---|` row
     // under it names columns). The name may be marked (`**`, `__`, `*`, `_` or backticks, the same on both sides), end
-    // in a colon (`| Password: |`) and follow one word (`| DB password |`). The row's end is looked at, not taken: the
-    // value ends the match. A value with a space is a sentence; a shell's pipes hold no such cell. Which values are
+    // in a colon (`| Password: |`, `| **Password:** |`; each one way only) and follow one word (`| DB password |`). The
+    // row's end is looked at, not taken: the value ends the match; the header row's rest, up to HEADER_ROW_REST. A value with a space is a sentence; a shell's pipes hold no such cell. Which values are
     // passwords: isMarkdownPassword.
     pattern: new RegExp(
-      String.raw`(?<=\|[ \t]{0,8})(?<mark>\*\*|__|[*_\`])?(?:[A-Za-z]{1,20}[ \t]{1,2})?(?<name>${PASSWORD_NAME}|[A-Za-z0-9_.-]*?secret):?\k<mark>:?[ \t]{0,8}\|[ \t]{0,8}\`?(?<value>[^|\`\s]{1,200})(?=\`?[ \t]{0,8}\|(?![^\n]{0,400}\r?\n[ \t]{0,8}\|?[ \t]{0,8}:?-{3}))`,
+      String.raw`(?<=\|[ \t]{0,8})(?<mark>\*\*|__|[*_\`])?(?:[A-Za-z]{1,20}[ \t]{1,2})?(?<name>${PASSWORD_NAME}|[A-Za-z0-9_.-]*?secret)(?:\k<mark>:?|:\k<mark>(?<=[*_\`]):?)[ \t]{0,8}\|[ \t]{0,8}\`?(?<value>[^|\`\s]{1,200})(?=\`?[ \t]{0,8}\|(?!(?=(?<rowRest>[^\n]{0,${HEADER_ROW_REST}}))\k<rowRest>\n[ \t]{0,8}\|?[ \t]{0,8}:?-{3}))`,
       'gi',
     ),
     accept: isMarkdownPassword,

@@ -204,3 +204,59 @@ describe('speed: the shapes changed here stay linear', () => {
     expect(redactionGrowth(make, 400_000)).toBeLessThan(LINEAR_GROWTH);
   }, 120_000);
 });
+
+describe("review of e947d03: a table cell that names an algorithm, an encoding, a version or a grouped number is no secret", () => {
+  it.each([
+    '| client_secret | sha256 |',
+    '| api_secret | HS256 |',
+    '| secret | base64 |',
+    '| secret | v2 |',
+    '| Secret | OAuth2 |',
+    '| password | 12_345 |',
+    '| password | 555_1234 |',
+    '| secret | SHA-256 |',
+    '| secret | md5 |',
+    '| client_secret | RS512 |',
+    '| secret | base64url |',
+    '| secret | UTF-8 |',
+    '| secret | AES-256 |',
+    '| secret | x509 |',
+    '| secret | PKCS12 |',
+    '| secret | ed25519 |',
+    '| api_secret | v1.2 |',
+    '| password | 1_000_000 |',
+    '| Field | Type |\n|---|---|\n| client_secret | sha256 |',
+    // A wide header row (its rest past the second cell 150 characters) is still read as one.
+    `| client_secret | default_value | ${'description | '.repeat(10)}\n|---|---|---|\n| a | b | c |`,
+  ])('shown: %j', async (text) => {
+    expect(await changed(text)).toEqual([]);
+  });
+
+  it.each([
+    ['| client_secret | {s} |', 'Xk9mQ2zLw9'],
+    ['| secret | {s} |', '4f9a8b7c6d5e4f3a2b1c'],
+    ['| password | {s} |', 'Tr0ub4dor&3'],
+    ['| password | {s} |', 'hunter2'],
+    ['| password | {s} |', '4821!!#'],
+    ['| password | {s} |', '12_34!5'],
+    ['| secret | {s} |', 'Secret?'],
+    ['| client_secret | {s} |', 'Xyzzy?'],
+    ['| secret | {s} |', 'xKqmPzRtWv'],
+    ['| Field | Value |\n|---|---|\n| client_secret | {s} |', 'Xk9mQ2zLw9'],
+    ['| Password: | {s} |', 'Xk9mQ2zLw9'],
+    ['| **Password:** | {s} |', 'Xk9mQ2zLw9'],
+    ['| **Password**: | {s} |', 'Xk9mQ2zLw9'],
+    ['| `secret`: | {s} |', 'Xk9mQ2zLw9'],
+    ['| DB password | {s} |', 'Xk9mQ2zLw9'],
+  ])('hidden: %s with %s', async (text, secret) => {
+    expect(await wrong(text, secret)).toEqual([]);
+  });
+
+  it.each([
+    ['`|secret|x|` cells on one line', (n: number) => '|secret|x|'.repeat(Math.ceil(n / 10)).slice(0, n)],
+    ['`|secret:|x|` cells on one line', (n: number) => '|secret:|x|'.repeat(Math.ceil(n / 11)).slice(0, n)],
+    ['`|a secret|x|` cells on one line', (n: number) => '|a secret|x|'.repeat(Math.ceil(n / 12)).slice(0, n)],
+  ] as const)('speed: %s stay linear', (_name, make) => {
+    expect(redactionGrowth(make, 400_000)).toBeLessThan(LINEAR_GROWTH);
+  }, 120_000);
+});
