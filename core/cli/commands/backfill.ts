@@ -34,8 +34,8 @@ export function registerBackfill(program: Command, io: CliIo, run: Run): void {
             ...(options.all ? { all: true } : {}),
           });
           const work = withProgress(io, client, 'import', null, backfill);
-          // Ctrl-C cancels an import in this process between batches; an owner's import goes on without this terminal.
-          const { result, interrupted } = via === 'in-process' ? await cancelledOnInterrupt(client, work) : { result: await work, interrupted: false };
+          // Ctrl-C (or `--cancel` elsewhere) cancels an import in this process between batches; an owner's import goes on without this terminal.
+          const { result, interrupted } = via === 'in-process' ? await cancelledOnInterrupt(io, client, work) : { result: await work, interrupted: false };
           if (options.json) printJson(io, result);
           // --days names the window itself (0: everything, as --all); without it, the retention window.
           else io.stdout(formatSweepResult(result, days ? { kind: 'days', days } : await retentionWindow(client, result), await folderNotes(client, result), 'backfill'));

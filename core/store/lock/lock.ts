@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { closeSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { StewardError } from '../../api/index.js';
@@ -67,13 +68,18 @@ interface LockRecord {
   identity: ProcessIdentity | undefined;
   /** A lock from a version before roles were recorded counts as an owner's: it is refused, as it was then. */
   role: LockRole;
-  /** The CLI verb a command's lock was taken for (`backfill`: `steward backfill --cancel` may interrupt it); absent in an owner's or an older lock. */
+  /** The CLI verb a command's lock was taken for (`backfill`: `steward backfill --cancel` may ask it to stop); absent in an owner's or an older lock. */
   verb: string | undefined;
+  /**
+   * A random word written once per lock taken: who took this lock, where /proc gives no identity (macOS,
+   * Windows). A request naming it reaches only that holder, never a later process that got its pid. Absent in an older lock.
+   */
+  marker: string | undefined;
 }
 
 /**
- * `<pid>\n{"startTime":…,"bootId":…}\n<role>\n<verb>\n`: the pid line stays first and the identity
- * second, so older versions still read both; the role and the verb come after what they read.
+ * `<pid>\n{"startTime":…,"bootId":…}\n<role>\n<verb>\n<marker>\n`: the pid line stays first and the identity
+ * second, so older versions still read both; the role, the verb and the marker come after what they read.
  */
 function readLock(file: string): LockRecord {
   let text: string;
@@ -81,12 +87,13 @@ function readLock(file: string): LockRecord {
     text = readFileSync(file, 'utf8');
   } catch {
     // Gone or unreadable: nobody's lock to honour (the exclusive create decides what happens next).
-    return { pid: undefined, identity: undefined, role: 'owner', verb: undefined };
+    return { pid: undefined, identity: undefined, role: 'owner', verb: undefined, marker: undefined };
   }
-  const [first = '', second = '', third = '', fourth = ''] = text.split('\n');
+  const [first = '', second = '', third = '', fourth = '', fifth = ''] = text.split('\n');
   const pid = Number.parseInt(first.trim(), 10);
   const role = third.trim() === 'command' ? 'command' : 'owner';
-  return { pid: Number.isFinite(pid) ? pid : undefined, identity: parseIdentity(second), role, verb: role === 'command' && /^[a-z-]+$/.test(fourth.trim()) ? fourth.trim() : undefined };
+  const verb = role === 'command' && /^[a-z-]+$/.test(fourth.trim()) ? fourth.trim() : undefined;
+  return { pid: Number.isFinite(pid) ? pid : undefined, identity: parseIdentity(second), role, verb, marker: /^[\w-]{1,100}$/.test(fifth.trim()) ? fifth.trim() : undefined };
 }
 
 function parseIdentity(line: string): ProcessIdentity | undefined {
@@ -98,10 +105,10 @@ function parseIdentity(line: string): ProcessIdentity | undefined {
   }
 }
 
-/** The lock's text for this process in `role`, for `verb` (an empty identity line where there is no /proc). */
+/** The lock's text for this process in `role`, for `verb` (an empty identity line where there is no /proc), with a new marker. */
 function lockText(role: LockRole, verb: string | undefined): string {
   const identity = identityOf('self');
-  return `${process.pid}\n${identity ? JSON.stringify(identity) : ''}\n${role}\n${verb ?? ''}\n`;
+  return `${process.pid}\n${identity ? JSON.stringify(identity) : ''}\n${role}\n${verb ?? ''}\n${randomUUID()}\n`;
 }
 
 function readOwner(file: string): number | undefined {
@@ -237,4 +244,13 @@ export function lockHolder(home: string): LockHolder | undefined {
 /** The pid of the live owner, if any: a lock naming a reused pid has no owner. */
 export function lockOwnerPid(home: string): number | undefined {
   return lockHolder(home)?.pid;
+}
+
+/**
+ * The pid and the marker the lock names now, whoever that is (alive or not): what a request to its holder
+ * quotes, and how the holder knows a request is its own. Undefined when there is no lock or it has no marker (an older one).
+ */
+export function lockMarker(home: string): { pid: number; marker: string } | undefined {
+  const { pid, marker } = readLock(join(home, LOCK_FILE));
+  return pid !== undefined && marker !== undefined ? { pid, marker } : undefined;
 }

@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../core/cli/index.js';
-import { lockHolder } from '../../../core/store/lock/index.js';
+import { LOCK_FILE, lockHolder } from '../../../core/store/lock/index.js';
 import { captureIo } from '../../support/cli.js';
 import { tempHome, type TempHome } from '../../support/home.js';
 import { claudeLine, writeJsonl } from '../../support/transcripts.js';
@@ -12,8 +12,13 @@ import { transpileCore } from '../../support/transpiled-core.js';
 /*
  * QA: `steward backfill --all &` then `steward backfill --cancel` with no owner running refused ("A steward
  * command (pid N) is using the store") and the import ran to its end. The lock now names the verb that
- * holds it; --cancel interrupts a one-shot backfill of this home as Ctrl-C does, and waits for it to stop.
+ * holds it; --cancel asks a one-shot backfill of this home to stop, as Ctrl-C does, and waits for it to stop.
+ * Review: no signal is ever sent. A lock's pid may be another process's (a crash, then pid reuse, and no
+ * /proc identity on macOS or Windows): --cancel leaves a request file the backfill itself picks up.
  */
+
+/** The request `steward backfill --cancel` leaves in STEWARD_HOME for a one-shot backfill. */
+const REQUEST_FILE = 'backfill.cancel';
 
 const CLI = `
 import { runCli } from './core/cli/index.js';
@@ -36,9 +41,9 @@ afterEach(() => {
 });
 
 /** Enough history that an import of it takes seconds: 300 files of 200 lines. */
-function writeHistory(roots: string): void {
+function writeHistory(roots: string, files = 300): void {
   const base = Date.now() - 3 * 86_400_000;
-  for (let f = 0; f < 300; f++) {
+  for (let f = 0; f < files; f++) {
     const sessionId = `cancel-${f}`;
     writeJsonl(
       join(roots, 'projects', '-work-cancel', `${sessionId}.jsonl`),
@@ -68,6 +73,8 @@ describe('steward backfill --cancel with no owner running', () => {
     const code = await runCli(['backfill', '--cancel'], io);
     expect(io.err).toBe('');
     expect(io.out).toMatch(new RegExp(`^Asked the running import \\(pid ${started.pid}\\) to stop; it stopped`));
+    // The request was taken and is gone.
+    expect(existsSync(join(home.dir, REQUEST_FILE))).toBe(false);
     expect(code).toBe(0);
     // The backfill stopped between batches, said so, and exits 1 as a cancelled run does.
     expect(await exit).toBe(1);
@@ -95,5 +102,103 @@ process.stdin.once('data', async () => { await core.shutdown(); process.exit(0);
     await sleep(200);
     expect(out).not.toContain('SIGNALLED');
     started.stdin!.write('release\n');
+  }, 60_000);
+  it('Ctrl-C in its own terminal still cancels it between batches, and says a second one stops it at once', async () => {
+    home = tempHome('steward-cancel-one-shot-');
+    const roots = join(home.dir, 'roots');
+    writeHistory(roots);
+    home.env.STEWARD_CLAUDE_ROOTS = roots;
+    const started = spawn(process.execPath, [join(build.dir, 'cli.mjs'), 'backfill', '--all'], { stdio: ['ignore', 'pipe', 'pipe'], env: home.env });
+    child = started;
+    let out = '';
+    let err = '';
+    started.stdout!.on('data', (data: Buffer) => (out += String(data)));
+    started.stderr!.on('data', (data: Buffer) => (err += String(data)));
+    const exit = new Promise<number | null>((resolve) => started.once('exit', (code) => resolve(code)));
+    for (let i = 0; i < 200 && lockHolder(home.dir)?.pid !== started.pid; i++) await sleep(25);
+    await sleep(700);
+    started.kill('SIGINT');
+    expect(await exit).toBe(1);
+    expect(err).toContain('Press Ctrl-C again to stop at once.');
+    expect(out).toMatch(/claude: cancelled after \d+ of 300 transcript files/);
+  }, 60_000);
+
+  /** An unrelated live process that says when it gets SIGINT (and does not end on it). */
+  async function victim(): Promise<{ proc: ChildProcess; out: () => string }> {
+    writeFileSync(join(build.dir, 'victim.mjs'), `process.on('SIGINT', () => process.stdout.write('SIGNALLED\\n'));\nprocess.stdout.write('READY\\n');\nsetInterval(() => undefined, 1000);\n`);
+    const proc = spawn(process.execPath, [join(build.dir, 'victim.mjs')], { stdio: ['ignore', 'pipe', 'pipe'] });
+    child = proc;
+    let out = '';
+    await new Promise<void>((resolve) => proc.stdout!.on('data', (data: Buffer) => ((out += String(data)), out.includes('READY') && resolve())));
+    return { proc, out: () => out };
+  }
+
+  it('a stale lock with no identity naming a live unrelated process: --cancel never signals it (the reviewer\'s repro)', async () => {
+    home = tempHome('steward-cancel-one-shot-');
+    const { proc, out } = await victim();
+    writeFileSync(join(home.dir, LOCK_FILE), `${proc.pid}\n\ncommand\nbackfill\n`);
+    const io = captureIo(home.env);
+    const code = await runCli(['backfill', '--cancel'], io);
+    await sleep(300);
+    expect(out()).not.toContain('SIGNALLED');
+    expect(proc.exitCode).toBeNull();
+    expect(proc.signalCode).toBeNull();
+    // A lock from a version that does not watch for requests: nothing can be asked, so it says the store is in use.
+    expect(code).toBe(1);
+    expect(io.err).toContain(`A steward command (pid ${proc.pid}) is using the store`);
+    expect(existsSync(join(home.dir, REQUEST_FILE))).toBe(false);
+  }, 60_000);
+
+  it('a stale backfill lock with a start marker naming a live unrelated process: the request is left, nothing takes it, it is withdrawn and said so', async () => {
+    home = tempHome('steward-cancel-one-shot-');
+    const { proc, out } = await victim();
+    writeFileSync(join(home.dir, LOCK_FILE), `${proc.pid}\n\ncommand\nbackfill\nfrom-a-crashed-backfill\n`);
+    const io = captureIo(home.env);
+    const code = await runCli(['backfill', '--cancel'], io);
+    await sleep(300);
+    expect(out()).not.toContain('SIGNALLED');
+    expect(proc.exitCode).toBeNull();
+    expect(proc.signalCode).toBeNull();
+    expect(code).toBe(1);
+    expect(io.err).toContain(`No running import took the request to stop (pid ${proc.pid}`);
+    expect(existsSync(join(home.dir, REQUEST_FILE))).toBe(false);
+  }, 60_000);
+
+  it('a lock naming --cancel\'s own pid is nobody to ask: it never signals itself', async () => {
+    home = tempHome('steward-cancel-one-shot-');
+    const self = `
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runCli } from './core/cli/index.js';
+process.on('SIGINT', () => process.stdout.write('SIGNALLED\\n'));
+writeFileSync(join(process.argv[2], 'steward.lock'), process.pid + '\\n\\ncommand\\nbackfill\\nmarker\\n');
+process.exitCode = await runCli(['backfill', '--cancel']);
+`;
+    writeFileSync(join(build.dir, 'self.mjs'), self);
+    const started = spawn(process.execPath, [join(build.dir, 'self.mjs'), home.dir], { stdio: ['ignore', 'pipe', 'pipe'], env: home.env });
+    child = started;
+    let out = '';
+    started.stdout!.on('data', (data: Buffer) => (out += String(data)));
+    const code = await new Promise<number | null>((resolve) => started.once('exit', (c) => resolve(c)));
+    expect(out).not.toContain('SIGNALLED');
+    expect(out).toContain('No backfill was running.');
+    expect(code).toBe(0);
+    expect(existsSync(join(home.dir, REQUEST_FILE))).toBe(false);
+  }, 60_000);
+
+  it('a request left from before is not this backfill\'s: it is removed at the start and the import runs to its end', async () => {
+    home = tempHome('steward-cancel-one-shot-');
+    const roots = join(home.dir, 'roots');
+    writeHistory(roots, 5);
+    home.env.STEWARD_CLAUDE_ROOTS = roots;
+    writeFileSync(join(home.dir, REQUEST_FILE), JSON.stringify({ pid: 999_999, marker: 'from-before' }), { mode: 0o600 });
+    const started = spawn(process.execPath, [join(build.dir, 'cli.mjs'), 'backfill', '--all'], { stdio: ['ignore', 'pipe', 'pipe'], env: home.env });
+    child = started;
+    let out = '';
+    started.stdout!.on('data', (data: Buffer) => (out += String(data)));
+    expect(await new Promise<number | null>((resolve) => started.once('exit', (code) => resolve(code)))).toBe(0);
+    expect(out).toMatch(/claude: 5 transcript files/);
+    expect(out).not.toContain('cancelled');
+    expect(existsSync(join(home.dir, REQUEST_FILE))).toBe(false);
   }, 60_000);
 });
