@@ -41,6 +41,16 @@ function readProc(path: string): string | undefined {
   }
 }
 
+/**
+ * Whether the process has exited and waits only for its parent to collect it (Linux: state Z in
+ * /proc). Its parent's event loop may be busy for seconds (a test running the CLI synchronously), and
+ * until then signal 0 still reaches it; elsewhere, or when /proc says nothing, it is not.
+ */
+function isZombie(pid: number): boolean {
+  const stat = readProc(`/proc/${pid}/stat`);
+  return stat !== undefined && stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) === 'Z';
+}
+
 function identityOf(pid: number | 'self'): ProcessIdentity | undefined {
   const stat = readProc(`/proc/${pid}/stat`);
   const bootId = readProc('/proc/sys/kernel/random/boot_id')?.trim();
@@ -50,12 +60,12 @@ function identityOf(pid: number | 'self'): ProcessIdentity | undefined {
   return startTime && /^\d+$/.test(startTime) ? { startTime, bootId } : undefined;
 }
 
-/** Whether a process of this pid exists (one of another user's counts). */
+/** Whether a process of this pid exists (one of another user's counts); an exited one not yet reaped (a zombie) does not. */
 export function isAlive(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);
-    return true;
+    return !isZombie(pid);
   } catch (error) {
     // EPERM means the process exists but belongs to someone else: still a live owner.
     return (error as NodeJS.ErrnoException).code === 'EPERM';
