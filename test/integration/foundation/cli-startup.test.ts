@@ -37,10 +37,15 @@ function runWatched(...argv: string[]): { status: number | null; stdout: string;
   return { status: run.status, stdout: run.stdout, loaded: loadedFiles(run.stderr) };
 }
 
-/** The same in a temp home, without blocking this process: a fake owner in it must answer meanwhile. */
-function runWatchedIn(env: NodeJS.ProcessEnv, ...argv: string[]): Promise<{ status: number | null; stdout: string; stderr: string; loaded: string[] }> {
+/** The same in a temp home, without blocking this process: a fake owner in it must answer meanwhile. A last `{ stdin }` is written to the verb's input. */
+function runWatchedIn(env: NodeJS.ProcessEnv, ...args: [...string[]] | [...string[], { stdin: string }]): Promise<{ status: number | null; stdout: string; stderr: string; loaded: string[] }> {
+  const last = args.at(-1);
+  const stdin = typeof last === 'object' ? last.stdin : undefined;
+  const argv = args.filter((arg): arg is string => typeof arg === 'string');
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...WATCH, ...argv], { env, stdio: ['ignore', 'pipe', 'pipe'], timeout: 20_000 });
+    const child = spawn(process.execPath, [...WATCH, ...argv], { env, stdio: [stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'], timeout: 20_000 });
+    // What a client sends (an MCP initialize), then its end, which ends the server.
+    if (stdin !== undefined) child.stdin!.end(stdin);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
@@ -137,6 +142,17 @@ describe('a verb loads only its own module, and the Core only when no owner answ
     expect(run.loaded).toContain('dist/core/core.js');
     expect(existsSync(join(home.dir, HOME_FILES.gateway))).toBe(true);
     expect(run.loaded.filter((file) => /^node_modules\/(@anthropic-ai|openai|@octokit|@secretlint)\//.test(file))).toEqual([]);
+  });
+
+  it('`steward mcp` answers initialize without loading the Core or the rooms behind it (a tool call or a plan loads them)', async () => {
+    home = tempHome('steward-startup-');
+    const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'startup-test', version: '1' } } };
+    const run = await runWatchedIn(home.env, 'mcp', { stdin: `${JSON.stringify(initialize)}\n` });
+    expect(run.status).toBe(0);
+    expect(JSON.parse(run.stdout.split('\n')[0]!)).toMatchObject({ id: 1, result: { serverInfo: { name: 'steward' } } });
+    const core = /^dist\/core\/(core\.js|server\/(?!daemon\/)|gateway\/|capture\/|maintenance\/|history\/|transcripts\/|backfill\/|app\/|log\/)|^node_modules\/(electron-log|@octokit|@secretlint)\//;
+    expect(run.loaded.filter((file) => core.test(file))).toEqual([]);
+    expect(existsSync(join(home.dir, HOME_FILES.gateway))).toBe(false);
   });
 
   it('registers, for the whole program, every verb of the table in its order; for one verb, that verb alone', async () => {
