@@ -210,9 +210,10 @@ export const forgetMethods = {
        */
       ifOnDisk: z.literal(true).optional(),
       /**
-       * It was forgotten before anything of it was stored (`notStored`), and no read since met a transcript
-       * file of it (none was withheld): there is nothing of it to import now; a check or backfill imports
-       * one it finds later. Absent otherwise.
+       * It was forgotten before anything of it was stored (`notStored`), and no read met a transcript file
+       * of it while it was forgotten (none was withheld): nothing was stored and nothing met. Its transcripts
+       * may still be on disk (not checked yet, or older than the window): the next check imports those
+       * inside the regular checks' window, a backfill older ones. Absent otherwise.
        */
       neverStored: z.literal(true).optional(),
     }),

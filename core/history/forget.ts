@@ -305,7 +305,7 @@ export class Forgetting {
    * conversation out (its project's, forgotten after it; its parent's), and a project's notes the forget
    * it cut short removed (they come back with no row: only a sweep writes them again); else whether the
    * next check brings it back (`nextCheck`), or that nothing is left to import (`nothingLeft`: its rows
-   * deleted and its transcripts gone from disk; `neverStored`: forgotten before it was stored, no file of it met since).
+   * deleted and its transcripts gone from disk; `neverStored`: forgotten before it was stored, and no read met a file of it while forgotten: the next check or a backfill imports what is on disk).
    */
   async unforget(kind: ForgetKind, id: string): Promise<Result<'Forget.Lift'>> {
     const running = this.#running?.kind === kind && this.#running.id === id ? this.#running : undefined;
@@ -321,7 +321,8 @@ export class Forgetting {
     const nothingLeft = !stillOut && onDisk === 'gone' && !rowsLeft && otherSpellings === 0;
     // Stored before Steward recorded its files: a backfill brings back only what is still on disk.
     const ifOnDisk = !stillOut && onDisk === 'unknown' && !rowsLeft && otherSpellings === 0;
-    // Forgotten before anything of it was stored, and no read since met a file of it (it withheld none): nothing comes back.
+    // Forgotten before anything of it was stored, and no read met a file of it while forgotten (it withheld none):
+    // nothing stored, nothing met; what is on disk comes with the next check (inside its window) or a backfill.
     const neverStored = !stillOut && onDisk === 'never' && lifted.held === 0 && !rowsLeft && otherSpellings === 0;
     // Files known to have held it say nothing once they are gone: the next check finds none of them.
     const nextCheck = stillOut || nothingLeft ? undefined : lifted.nextCheck;

@@ -296,15 +296,21 @@ export function countMalformed(stats: LineStats): void {
 
 /**
  * The one rule for an error thrown while one record (a line, a legacy chat's message, a store row) is
- * projected: a RangeError is that record's own, counted `malformed`, and the read goes on; anything
- * else is the reader's, and fails the file as before. JSON.parse does not recurse, so a line of 100 KB
+ * projected: a stack overflow (V8's RangeError "Maximum call stack size exceeded") is that record's own,
+ * counted `malformed`, and the read goes on; anything else, another RangeError too ("Invalid string
+ * length": memory, not the record's shape), is the reader's, and fails the file as before. JSON.parse does not recurse, so a line of 100 KB
  * parses however deep it nests (60,000 levels); a parser's JSON.stringify, String() or Array#join of
  * such a value recurses and overflows the stack. Caught rather than looked for: a depth walk would cost
  * every line, a try/catch costs nothing until a record throws.
  */
 export function countRecordError(stats: LineStats, error: unknown): void {
-  if (!(error instanceof RangeError)) throw error;
+  if (!isStackOverflow(error)) throw error;
   countMalformed(stats);
+}
+
+/** V8 says "Maximum call stack size exceeded"; matched loosely, as other engines word it "too much recursion". */
+function isStackOverflow(error: unknown): boolean {
+  return error instanceof RangeError && /call stack|recursion/i.test(error.message);
 }
 
 /**

@@ -1,6 +1,7 @@
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { countRecordError } from '../../../core/transcripts/lines.js';
 import { claudeLine } from '../../support/transcripts.js';
 import { byProvider, captureHarness, type CaptureHarness } from './harness.js';
 
@@ -147,3 +148,41 @@ describe('attack s49: a deeply nested JSON line is one line, not the whole file'
   });
 });
 
+describe('attack s49, review: what a deep record counts, and only that', () => {
+  it('only a stack overflow is a record of its own: any other RangeError (a string too long) fails the read as before', () => {
+    const stats = { failedLines: 0, skipped: {} } as unknown as Parameters<typeof countRecordError>[0];
+    expect(() => countRecordError(stats, new RangeError('Invalid string length'))).toThrow('Invalid string length');
+    expect(() => countRecordError(stats, new RangeError('Invalid array length'))).toThrow('Invalid array length');
+    countRecordError(stats, new RangeError('Maximum call stack size exceeded'));
+    expect(stats.failedLines).toBe(1);
+  });
+
+  it('Gemini: one deep message of a `$set.messages` checkpoint is that message counted; the others in it are stored', async () => {
+    h = captureHarness(openWindow);
+    const sid = '92f625c6-a764-48e3-b922-3766d41f9c4e';
+    const ts = (m: number) => `2026-05-22T17:${String(m).padStart(2, '0')}:00.000Z`;
+    const checkpoint = {
+      $set: {
+        messages: [
+          { id: 'c1', timestamp: ts(1), type: 'user', content: [{ text: 'BEFORE the deep one' }] },
+          { id: 'c2', timestamp: ts(2), type: 'user', content: [{ text: 'deep' }, { a: '__DEEP__' }] },
+          { id: 'c3', timestamp: ts(3), type: 'user', content: [{ text: 'AFTER the deep one' }] },
+        ],
+      },
+    };
+    write(join(h.geminiRoot, 'tmp', 'site', 'chats', 'session-2026-05-22T16-59-92f625c6.jsonl'), line({ sessionId: sid, projectHash: 'site', startTime: ts(0), lastUpdated: ts(0), kind: 'main' }) + deepLine(checkpoint, DEEP_OBJECT));
+    const stats = byProvider(await h.driver.tick(), 'gemini');
+    expect(stats).toMatchObject({ failed: 0 });
+    expect(stats.skipped).toMatchObject({ malformed: 1 });
+    expect(textsLike(h, '% the deep one')).toEqual(['AFTER the deep one', 'BEFORE the deep one']);
+  });
+
+  it('Claude: a file whose only line nests deep fails as a file, and leaves no conversation, empty', async () => {
+    h = captureHarness(openWindow);
+    const s = 'a49c0000-0000-4000-8000-000000000009';
+    const toolResult = claudeLine({ sessionId: s, content: [{ type: 'tool_result', tool_use_id: 'toolu_deep', content: '__DEEP__' }] });
+    write(join(h.claudeRoot, 'projects', '-work-orchard', `${s}.jsonl`), deepLine(toolResult, DEEP_ARRAY));
+    expect(byProvider(await h.driver.tick(), 'claude')).toMatchObject({ failed: 1, partsWritten: 0 });
+    expect(h.db.prepare('SELECT COUNT(*) FROM sessions').pluck().get()).toBe(0);
+  });
+});

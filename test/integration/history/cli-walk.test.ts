@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runIn } from '../../support/cli.js';
-import { historyHome, IDS, OPENCLAW_CWD, OPENCLAW_SESSION, SUBAGENT_SESSION } from '../../support/history.js';
+import { join } from 'node:path';
+import { historyHome, IDS, OPENCLAW_CWD, OPENCLAW_SESSION, ORCHARD, SUBAGENT_SESSION, type HistoryFixture } from '../../support/history.js';
+import { claudeLine, writeJsonl } from '../../support/transcripts.js';
 import type { TempHome } from '../../support/home.js';
 
 // What a new person's first walk through the CLI met: a typo that forgot nothing but stayed in the
@@ -9,9 +11,10 @@ import type { TempHome } from '../../support/home.js';
 // the contract rather than the command's, and two conventions for one kind of mistake.
 
 let home: TempHome;
+let fixture: HistoryFixture;
 
 beforeAll(async () => {
-  ({ home } = historyHome('steward-cli-walk-'));
+  ({ home, fixture } = historyHome('steward-cli-walk-'));
   expect((await cli('backfill', '--all', '--json')).code).toBe(0);
 });
 
@@ -156,14 +159,34 @@ describe('errors in the words of the command, one prefix, one exit-code conventi
 });
 
 describe('steward unforget of what was forgotten with --not-stored and never met since', () => {
-  it('says nothing of it is there to import, not that a backfill imports it (QA: nothing was on disk)', async () => {
+  it('does not say nothing would come: no check has met a transcript of it yet, and the next check or a backfill imports one (review of QA s49)', async () => {
     expect((await cli('forget', '--project', '/home/ana/src/neverseen', '--not-stored')).code).toBe(0);
     const lifted = await cli('unforget', '--project', 'neverseen');
     expect(lifted.code).toBe(0);
-    expect(lifted.out).toBe('Lifted, but there is nothing of it to import: Steward never stored that project, and no check has found a transcript of it since it was forgotten (`steward backfill --all` reads older ones too).\n');
+    expect(lifted.out).toBe(
+      "Lifted. Steward never stored that project, and no check has met a transcript of it yet: the next check imports one inside the regular checks' window; `steward backfill --all` any older.\n",
+    );
+    expect(lifted.out).not.toMatch(/nothing of it|nothing to import/);
     expect((await cli('forget', '--session', 'never-seen-either', '--not-stored')).code).toBe(0);
     const json = JSON.parse((await cli('unforget', '--session', 'never-seen-either', '--json')).out) as Record<string, unknown>;
     expect(json).toEqual({ lifted: true, neverStored: true });
+  });
+
+  it('forgotten with --not-stored and unforgotten before any check met its transcript: the next check imports it', async () => {
+    const id = 'c0ffee00-1111-4222-8333-444455556666';
+    writeJsonl(join(fixture.claudeRoot, 'projects', '-work-orchard', `${id}.jsonl`), [
+      claudeLine({ sessionId: id, cwd: ORCHARD, ts: new Date(Date.now() - 60_000), uuid: `${id.slice(0, 8)}-0000-4000-8000-000000000001`, text: 'Which rootstock suits quince?' }),
+    ]);
+    expect((await cli('forget', '--session', id, '--not-stored')).code).toBe(0);
+    const lifted = await cli('unforget', '--session', id);
+    expect(lifted.code).toBe(0);
+    expect(lifted.out).not.toMatch(/nothing of it|nothing to import/);
+    expect(lifted.out).toContain('the next check imports one');
+    // The next check (a backfill of the regular window, run from the CLI) brings it in.
+    expect((await cli('backfill', '--json')).code).toBe(0);
+    const shown = await cli('sessions', 'show', id, '--json');
+    expect(shown.code).toBe(0);
+    expect(shown.out).toContain('Which rootstock suits quince?');
   });
 });
 

@@ -35,13 +35,15 @@ describe('Unforget of what has nothing left to import', () => {
   });
 });
 
-describe('Unforget of a forget made before anything was stored, with nothing found since (QA s49)', () => {
-  it('says there is nothing to import, not that the next check brings it back', async () => {
+describe('Unforget of a forget made before anything was stored, with nothing met since (QA s49, review)', () => {
+  it('says no check has met a transcript of it yet, and where one comes from: not that there is nothing to import', async () => {
     const { comesBackAs, neverStoredWords } = await import('../../../renderer/src/places/projects/Unforget.js');
     expect(comesBackAs({ neverStored: true })).toBe('neverStored');
     expect(comesBackAs({ nothingLeft: true })).toBe('nothingLeft');
     expect(comesBackAs({})).toBe('comesBack');
-    expect(neverStoredWords('project')).toMatch(/^But there is nothing of it to import: Steward never stored that project/);
-    expect(neverStoredWords('session')).not.toMatch(/next check brings/);
+    expect(neverStoredWords('project')).toBe(
+      "Steward never stored that project, and no check has met a transcript of it yet: the next check imports one inside the regular checks' window; Import earlier history any older.",
+    );
+    for (const kind of ['project', 'session'] as const) expect(neverStoredWords(kind)).not.toMatch(/nothing of it|nothing to import/);
   });
 });

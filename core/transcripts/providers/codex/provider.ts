@@ -264,16 +264,19 @@ class RolloutReader {
     if (blocks.length === 0) return countSkip(this.#stats, 'meta_only');
     if (this.#options.windowStartMs !== null && ts !== null && ts < this.#options.windowStartMs) return countSkip(this.#stats, 'outside_window');
     const session = this.projection.session(this.#owner(ts));
-    for (const block of blocks) {
-      // Harness context was dropped with the block (see items.ts): a user's text that is left is their
-      // words, except in a spawned subagent's thread, whose prompts the main agent wrote.
-      const sidechain = session.parentKind === 'subagent';
-      const genuine = block.role === 'user' && block.kind === 'text' && (block.text ?? '').trim() !== '' && !sidechain;
-      if (genuine) this.projection.request(session, block.text!);
-      const flags = (genuine ? PART_FLAGS.genuineUserTurn : 0) | (block.kind === 'compaction' ? PART_FLAGS.compactSummary : 0) | (sidechain ? PART_FLAGS.sidechain : 0);
-      const part = { partId: `cx:${key}:${block.index}`, sessionId: session.sessionId, provider: 'codex' as const, role: block.role, kind: block.kind, ts, text: block.text, meta: metaJson(block.meta), flags, contentKey: null };
-      this.projection.add(part, session);
-    }
+    // Harness context was dropped with the block (see items.ts): a user's text that is left is their
+    // words, except in a spawned subagent's thread, whose prompts the main agent wrote.
+    const sidechain = session.parentKind === 'subagent';
+    const genuine = (block: CodexBlock) => block.role === 'user' && block.kind === 'text' && (block.text ?? '').trim() !== '' && !sidechain;
+    // Every row of the line is built before any is added: one that throws (too deep) leaves the line counted, nothing of it stored.
+    const parts = blocks.map((block) => {
+      const flags = (genuine(block) ? PART_FLAGS.genuineUserTurn : 0) | (block.kind === 'compaction' ? PART_FLAGS.compactSummary : 0) | (sidechain ? PART_FLAGS.sidechain : 0);
+      return { partId: `cx:${key}:${block.index}`, sessionId: session.sessionId, provider: 'codex' as const, role: block.role, kind: block.kind, ts, text: block.text, meta: metaJson(block.meta), flags, contentKey: null };
+    });
+    blocks.forEach((block, i) => {
+      if (genuine(block)) this.projection.request(session, block.text!);
+      this.projection.add(parts[i]!, session);
+    });
   }
 
   /** `{hash}` for a timestamped line; `{session}:{hash}`, and `.{n}` for its n-th repeat, for a bare one. */

@@ -8,7 +8,7 @@ import { countMalformed, countRecordError, countSkip, MalformedFile, readComplet
 import { asObject, asString, parseLine, Projection, type Json } from '../../projection.js';
 import { Scan } from '../../scan.js';
 import { PART_FLAGS, type DiscoveryResult, type LineStats, type PartRow, type ReadOptions, type SessionRow, type TranscriptBatch, type TranscriptFile, type TranscriptProvider } from '../../types.js';
-import { RecordedHistory } from './history.js';
+import { RecordedHistory, turnSignature } from './history.js';
 import { isCompressionAck, messageBlocks, type GeminiBlock } from './messages.js';
 import { ProjectPaths } from './projects.js';
 import { unknownFolderProject } from './folders.js';
@@ -99,6 +99,19 @@ interface ChatContext {
  * changed, in the batch still pending or again in a later one; one that changes nothing is not
  * emitted again. Turns a rewind dropped stay, marked `rewound` in their meta.
  */
+/** A message's block whose row is built, not yet kept (ChatReader's `#block`, `#keep`). */
+interface BlockRow {
+  block: GeminiBlock;
+  partId: string;
+  model: string | undefined;
+  digest: string;
+  rewound: boolean;
+  meta: string | null;
+}
+
+/** A line whose every record was counted on its own (a checkpoint of messages each too deep): no reason of its own. */
+const COUNTED = 'counted';
+
 class ChatReader {
   readonly projection = new Projection('gemini', PROVIDERS.gemini.roots.roots.source);
   #sessionId: string;
@@ -181,17 +194,17 @@ class ChatReader {
     }
   }
 
-  #count(reason: SkipReason | undefined): void {
-    if (reason !== undefined) countSkip(this.#ctx.stats, reason);
+  #count(reason: SkipReason | typeof COUNTED | undefined): void {
+    if (reason !== undefined && reason !== COUNTED) countSkip(this.#ctx.stats, reason);
   }
 
-  #line(line: Json): SkipReason | undefined {
+  #line(line: Json): SkipReason | typeof COUNTED | undefined {
     const reason = this.#record(line);
     if (reason !== 'unknown_type' || typeof line.id === 'string') this.#shaped = true;
     return reason;
   }
 
-  #record(line: Json): SkipReason | undefined {
+  #record(line: Json): SkipReason | typeof COUNTED | undefined {
     if (typeof line.$rewindTo === 'string') {
       for (const id of this.#history.rewind(line.$rewindTo)) this.#markRewound(id);
       return 'meta_only';
@@ -216,9 +229,33 @@ class ChatReader {
    * them did; else `duplicate` when it repeats messages already stored (what a checkpoint mostly
    * does), else its first message's reason (`meta_only` for an empty list).
    */
-  #checkpoint(messages: Json[]): SkipReason | undefined {
-    const copies = this.#history.checkpoint(messages);
-    const reasons = messages.map((message) => this.#message(message, copies.has(asString(message.id) ?? '')));
+  #checkpoint(messages: Json[]): SkipReason | typeof COUNTED | undefined {
+    let deep = false;
+    // One message too deep to read is that message counted, as a legacy chat's is: not the ones beside it.
+    const count = (error: unknown) => {
+      countRecordError(this.#ctx.stats, error);
+      deep = true;
+    };
+    const readable = messages.filter((message) => {
+      try {
+        turnSignature(message);
+        return true;
+      } catch (error) {
+        count(error);
+        return false;
+      }
+    });
+    const copies = this.#history.checkpoint(readable);
+    const reasons: Array<SkipReason | undefined> = [];
+    for (const message of readable) {
+      try {
+        reasons.push(this.#message(message, copies.has(asString(message.id) ?? '')));
+      } catch (error) {
+        count(error);
+      }
+    }
+    // Every message too deep: each is counted (above), and the line is not counted again for a reason of its own.
+    if (deep && reasons.length === 0) return COUNTED;
     if (reasons.includes(undefined)) return undefined;
     return reasons.includes('duplicate') ? 'duplicate' : (reasons[0] ?? 'meta_only');
   }
@@ -248,21 +285,26 @@ class ChatReader {
     if (blocks.length === 0) return all.length > 0 ? 'duplicate' : 'meta_only';
     // Recorded again after a rewind dropped it, the message is in the conversation again.
     if (this.#rewound.delete(messageId)) this.#late.delete(messageId);
-    let stored = false;
-    for (const block of blocks) if (this.#block(message, messageId, block, ts, session)) stored = true;
+    // Every block's row is built before any is kept: one that throws (too deep) leaves none of the message stored.
+    const changed = blocks.map((block) => this.#block(message, messageId, block)).filter((row) => row !== undefined);
+    for (const row of changed) this.#keep(row, messageId, ts, session);
     // A re-emission that changed no block (only its token counts, say) repeats what is stored.
-    return stored ? undefined : 'duplicate';
+    return changed.length > 0 ? undefined : 'duplicate';
   }
 
-  /** One block of a message: emitted when new, or when it says something else than the version emitted. */
-  #block(message: Json, messageId: string, block: GeminiBlock, ts: number | null, session: SessionRow): boolean {
+  /** One block of a message, built: when new, or when it says something else than the version emitted. Changes nothing. */
+  #block(message: Json, messageId: string, block: GeminiBlock): BlockRow | undefined {
     const partId = `gm:${this.#sessionId}:${messageId}:${block.key}`;
     const model = block.role === 'assistant' ? asString(message.model) : undefined;
     const digest = blockDigest(block, model);
-    const before = this.#emitted.get(partId);
     const rewound = this.#rewound.has(messageId);
-    if (before === digest && this.#marked.has(partId) === rewound) return false;
-    if (before === undefined) {
+    if (this.#emitted.get(partId) === digest && this.#marked.has(partId) === rewound) return undefined;
+    return { block, partId, model, digest, rewound, meta: metaJson({ ...block.meta, model, rewound: rewound || undefined }) };
+  }
+
+  /** A built block kept: recorded as emitted, and its part put. */
+  #keep({ block, partId, model, digest, rewound, meta }: BlockRow, messageId: string, ts: number | null, session: SessionRow): void {
+    if (!this.#emitted.has(partId)) {
       const parts = this.#partsOf.get(messageId);
       if (parts) parts.push(partId);
       else this.#partsOf.set(messageId, [partId]);
@@ -276,9 +318,7 @@ class ChatReader {
     const genuine = block.role === 'user' && block.kind === 'text' && (block.text ?? '').trim() !== '' && !sidechain;
     if (genuine) this.projection.request(session, block.text!);
     const flags = (genuine ? PART_FLAGS.genuineUserTurn : 0) | (block.kind === 'compaction' ? PART_FLAGS.compactSummary : 0) | (sidechain ? PART_FLAGS.sidechain : 0);
-    const meta = metaJson({ ...block.meta, model, rewound: rewound || undefined });
     this.#put({ partId, sessionId: this.#sessionId, provider: 'gemini', role: block.role, kind: block.kind, ts, text: block.text, meta, flags, contentKey: null }, session, messageId);
-    return true;
   }
 
   /** A part's latest version: written into the pending one, else emitted (again, when a batch took the first). */

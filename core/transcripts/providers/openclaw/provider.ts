@@ -249,11 +249,12 @@ class EntryProjection {
     if (what.model) session.model = what.model;
     if (what.blocks.length === 0) return countSkip(this.#stats, 'empty');
     const key = contentKey(line, what.keyRole, what.keyBody);
+    const genuine = (block: Block) => what.person && block.kind === 'text' && (block.text ?? '').trim() !== '';
+    // Every row of the entry is built before any is added: one that throws (too deep) leaves the entry counted, nothing of it stored.
+    const parts = what.blocks.map((block, i) => this.#part(entryId, i, what.role, block, ts, what.flags | (genuine(block) ? PART_FLAGS.genuineUserTurn : 0), key, what.extra));
     what.blocks.forEach((block, i) => {
-      const genuine = what.person && block.kind === 'text' && (block.text ?? '').trim() !== '';
-      if (genuine) this.#projection.request(session, withoutEnvelope(block.text!));
-      const flags = what.flags | (genuine ? PART_FLAGS.genuineUserTurn : 0);
-      this.#projection.add(this.#part(entryId, i, what.role, block, ts, flags, key, what.extra), session);
+      if (genuine(block)) this.#projection.request(session, withoutEnvelope(block.text!));
+      this.#projection.add(parts[i]!, session);
     });
   }
 }

@@ -68,10 +68,14 @@ export function nothingLeftWords(kind: 'session' | 'project'): string {
     : "But nothing of it is left to import: the forget deleted Steward's copy, and none of its conversations' transcripts is on disk any more.";
 }
 
-/** What a lift of a forget made before anything of it was stored says when nothing of it has been found since. */
+/**
+ * What a lift of a forget made before anything of it was stored says when no read has met a file of it
+ * (Forget.Lift's `neverStored`): one may still be on disk (older than the window, or not checked yet), so
+ * it says where one comes from, not that nothing comes.
+ */
 export function neverStoredWords(kind: 'session' | 'project'): string {
   const noun = kind === 'session' ? 'conversation' : 'project';
-  return `But there is nothing of it to import: Steward never stored that ${noun}, and no check has found a transcript of it since it was forgotten (Import earlier history reads older ones too).`;
+  return `Steward never stored that ${noun}, and no check has met a transcript of it yet: the next check imports one inside the regular checks' window; Import earlier history any older.`;
 }
 
 /** Which of the three things a lift says about coming back (Forget.Lift's answer): one rule for the panel's words. */
