@@ -39,13 +39,14 @@ function runWatched(...argv: string[]): { status: number | null; stdout: string;
 
 /** The same in a temp home, without blocking this process: a fake owner in it must answer meanwhile. A last `{ stdin }` is written to the verb's input. */
 function runWatchedIn(env: NodeJS.ProcessEnv, ...args: [...string[]] | [...string[], { stdin: string }]): Promise<{ status: number | null; stdout: string; stderr: string; loaded: string[] }> {
-  const last = args.at(-1);
+  const all: ReadonlyArray<string | { stdin: string }> = args;
+  const last = all.at(-1);
   const stdin = typeof last === 'object' ? last.stdin : undefined;
-  const argv = args.filter((arg): arg is string => typeof arg === 'string');
+  const argv = all.filter((arg): arg is string => typeof arg === 'string');
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...WATCH, ...argv], { env, stdio: [stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'], timeout: 20_000 });
-    // What a client sends (an MCP initialize), then its end, which ends the server.
-    if (stdin !== undefined) child.stdin!.end(stdin);
+    const child = spawn(process.execPath, [...WATCH, ...argv], { env, stdio: ['pipe', 'pipe', 'pipe'], timeout: 20_000 });
+    // What a client sends (an MCP initialize), then its end, which ends the server; else an input ended at once.
+    child.stdin.end(stdin ?? '');
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
