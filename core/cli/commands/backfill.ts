@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { PROVIDER_IDS } from '../../api/index.js';
 import { withClient } from '../connect.js';
 import { withProgress } from '../progress.js';
-import { BACKFILL_VERB, cancelledOnInterrupt, cancelOneShotBackfill } from './backfill-cancel.js';
+import { BACKFILL_VERB, cancelOneShotBackfill, withCancelRequests, type CancelWatch } from './backfill-cancel.js';
 import { awaitIndexing } from './indexing.js';
 import { folderNotes, formatSweepResult, retentionWindow, sweepExit } from './sweep.js';
 import { EXIT, parseIntOption, printJson, UsageError, type CliIo, type Run } from '../output.js';
@@ -27,21 +27,24 @@ export function registerBackfill(program: Command, io: CliIo, run: Run): void {
         if (options.days !== undefined && options.all) throw new UsageError('--days and --all cannot be combined');
         const days = options.days === undefined ? undefined : parseIntOption('--days', options.days, 0, 36_500);
         return withClient(io, async (client, via) => {
-          // On a terminal, the import's progress meanwhile (`942 of 4,402 files`), as the panel shows it.
-          const backfill = client.call('Backfill.Run', {
-            provider,
-            ...(days !== undefined ? { days } : {}),
-            ...(options.all ? { all: true } : {}),
-          });
-          const work = withProgress(io, client, 'import', null, backfill);
-          // Ctrl-C (or `--cancel` elsewhere) cancels an import in this process between batches; an owner's import goes on without this terminal.
-          const { result, interrupted } = via === 'in-process' ? await cancelledOnInterrupt(io, client, work) : { result: await work, interrupted: false };
-          if (options.json) printJson(io, result);
-          // --days names the window itself (0: everything, as --all); without it, the retention window.
-          else io.stdout(formatSweepResult(result, days ? { kind: 'days', days } : await retentionWindow(client, result), await folderNotes(client, result), 'backfill'));
-          // Asked to stop: the index walk stops with the stores, and the next sweep or a running Steward goes on from there.
-          if (!interrupted) await awaitIndexing(io, client, via);
-          return sweepExit(result);
+          const work = async (watch?: CancelWatch) => {
+            // On a terminal, the import's progress meanwhile (`942 of 4,402 files`), as the panel shows it.
+            const backfill = client.call('Backfill.Run', {
+              provider,
+              ...(days !== undefined ? { days } : {}),
+              ...(options.all ? { all: true } : {}),
+            });
+            const progress = withProgress(io, client, 'import', null, backfill);
+            const { result, interrupted } = watch ? await watch.importing(progress) : { result: await progress, interrupted: false };
+            if (options.json) printJson(io, result);
+            // --days names the window itself (0: everything, as --all); without it, the retention window.
+            else io.stdout(formatSweepResult(result, days ? { kind: 'days', days } : await retentionWindow(client, result), await folderNotes(client, result), 'backfill'));
+            // Asked to stop: the index walk stops with the stores, and the next sweep or a running Steward goes on from there.
+            if (!interrupted) await awaitIndexing(io, client, via, watch?.onStop);
+            return sweepExit(result);
+          };
+          // Ctrl-C (or `--cancel` elsewhere, until the work ends) cancels an import in this process between batches, or stops the wait for its indexing; an owner's import goes on without this terminal.
+          return via === 'in-process' ? withCancelRequests(io, client, work) : work();
         }, BACKFILL_VERB);
       }, options.json),
     );

@@ -9,14 +9,17 @@ const SAY_EVERY_MS = 2_000;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** Hands the wait's stop to another asker than Ctrl-C (`steward backfill --cancel`); returns how to take it back. */
+export type StopHook = (stop: () => void) => () => void;
+
 /**
  * After an import in this process (no owner runs), waits for the index walk the import started, so
  * what it imported is searchable when the verb ends: with no owner nothing else would index it, and
- * `steward search` would find none of it. Says how far it has come on stderr; Ctrl-C stops the wait,
- * and the walk stops between pieces (the next sweep or a running Steward goes on from there). An
+ * `steward search` would find none of it. Says how far it has come on stderr; Ctrl-C (or `onStop`'s
+ * asker) stops the wait, and the walk stops between pieces (the next sweep or a running Steward goes on from there). An
  * owner indexes in the background, and a verb it answered does not wait.
  */
-export async function awaitIndexing(io: CliIo, client: StewardClient, via: Connection['via']): Promise<void> {
+export async function awaitIndexing(io: CliIo, client: StewardClient, via: Connection['via'], onStop?: StopHook): Promise<void> {
   if (via !== 'in-process') return;
   let state = await client.call('Search.Indexing', {});
   // Only what was imported and not yet indexed: an upgrade's re-tag walk over what is searchable already
@@ -26,6 +29,7 @@ export async function awaitIndexing(io: CliIo, client: StewardClient, via: Conne
   let stopped = false;
   const stop = () => (stopped = true);
   process.once('SIGINT', stop);
+  const unhook = onStop?.(stop);
   const started = performance.now();
   let said = started;
   try {
@@ -39,6 +43,7 @@ export async function awaitIndexing(io: CliIo, client: StewardClient, via: Conne
     }
   } finally {
     process.off('SIGINT', stop);
+    unhook?.();
   }
   const seconds = Math.round((performance.now() - started) / 1000);
   if (state.indexing?.phase !== 'index') io.stderr(`All of it is searchable now (indexed in ${seconds} s).\n`);

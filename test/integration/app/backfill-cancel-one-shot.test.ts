@@ -186,6 +186,108 @@ process.exitCode = await runCli(['backfill', '--cancel']);
     expect(existsSync(join(home.dir, REQUEST_FILE))).toBe(false);
   }, 60_000);
 
+  /**
+   * `steward backfill` in a child whose Core answers as a long one would, the way a large import's does:
+   * SLOW_INDEXING, the index walk never ends (each answer takes SLOW_INDEXING ms); SLOW_RUN_MS, the
+   * import's result comes that late (a cancel honoured over seconds).
+   */
+  function slowBackfill(env: NodeJS.ProcessEnv): { proc: ChildProcess; out: () => string; err: () => string; exit: Promise<number | null> } {
+    const script = `
+import { Core } from './core/core.js';
+import { runCli } from './core/cli/index.js';
+const wait = (ms) => new Promise((r) => setTimeout(r, ms));
+const call = Core.prototype.call;
+Core.prototype.call = async function (method, params, ctx) {
+  if (method === 'Search.Indexing' && process.env.SLOW_INDEXING) {
+    await wait(Number(process.env.SLOW_INDEXING));
+    return { walking: true, indexing: { phase: 'index', indexedParts: 1, totalParts: 4 } };
+  }
+  const result = await call.call(this, method, params, ctx);
+  if (method === 'Backfill.Run' && process.env.SLOW_RUN_MS) await wait(Number(process.env.SLOW_RUN_MS));
+  return result;
+};
+process.exitCode = await runCli(['backfill', '--all']);
+`;
+    writeFileSync(join(build.dir, 'slow-backfill.mjs'), script);
+    const proc = spawn(process.execPath, [join(build.dir, 'slow-backfill.mjs')], { stdio: ['ignore', 'pipe', 'pipe'], env });
+    child = proc;
+    let out = '';
+    let err = '';
+    proc.stdout!.on('data', (data: Buffer) => (out += String(data)));
+    proc.stderr!.on('data', (data: Buffer) => (err += String(data)));
+    const exit = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
+    return { proc, out: () => out, err: () => err, exit };
+  }
+
+  /** Waits until `done`, for at most `ms`. */
+  async function until(done: () => boolean, ms = 20_000): Promise<void> {
+    for (const end = Date.now() + ms; !done() && Date.now() < end; ) await sleep(10);
+  }
+
+  it('--cancel while the finished import waits for its indexing stops that wait, as Ctrl-C there does (review: the request was never taken)', async () => {
+    home = tempHome('steward-cancel-one-shot-');
+    const roots = join(home.dir, 'roots');
+    writeHistory(roots, 5);
+    home.env.STEWARD_CLAUDE_ROOTS = roots;
+    const backfill = slowBackfill({ ...home.env, SLOW_INDEXING: '50' });
+    await until(() => backfill.err().includes('Making the imported history searchable'));
+    expect(backfill.err()).toContain('Making the imported history searchable');
+    const io = captureIo(home.env);
+    const code = await runCli(['backfill', '--cancel'], io);
+    expect(io.err).toBe('');
+    expect(io.out).toMatch(new RegExp(`^Asked the running import \\(pid ${backfill.proc.pid}\\) to stop; it stopped`));
+    expect(code).toBe(0);
+    // The import had finished whole: its result stands, and it exits as a finished one does.
+    expect(await backfill.exit).toBe(0);
+    expect(backfill.out()).toMatch(/claude: 5 transcript files/);
+    expect(backfill.out()).not.toContain('cancelled');
+    expect(backfill.err()).toContain('`steward backfill --cancel` asked this import to stop: it had finished importing, so only the wait for its indexing stops.');
+    expect(backfill.err()).toContain('Stopped before the imported history was all searchable: the next `steward sweep`, or a running Steward (`steward serve`), goes on from there.');
+    expect(existsSync(join(home.dir, REQUEST_FILE))).toBe(false);
+    expect(lockHolder(home.dir)).toBeUndefined();
+  }, 60_000);
+
+  it('a second --cancel while the first is being honoured is taken too, and gets the same words', async () => {
+    home = tempHome('steward-cancel-one-shot-');
+    const roots = join(home.dir, 'roots');
+    writeHistory(roots, 5);
+    home.env.STEWARD_CLAUDE_ROOTS = roots;
+    const backfill = slowBackfill({ ...home.env, SLOW_RUN_MS: '3000' });
+    await until(() => lockHolder(home.dir)?.pid === backfill.proc.pid);
+    await sleep(700);
+    const first = captureIo(home.env);
+    const firstCode = runCli(['backfill', '--cancel'], first);
+    // The first request is taken: the backfill is stopping, and has not stopped yet.
+    await until(() => backfill.err().includes('`steward backfill --cancel` asked this import to stop'));
+    expect(backfill.proc.exitCode).toBeNull();
+    const second = captureIo(home.env);
+    const secondCode = await runCli(['backfill', '--cancel'], second);
+    expect(await firstCode).toBe(0);
+    for (const io of [first, second]) {
+      expect(io.err).toBe('');
+      expect(io.out).toMatch(new RegExp(`^Asked the running import \\(pid ${backfill.proc.pid}\\) to stop; it stopped`));
+    }
+    expect(secondCode).toBe(0);
+    expect(await backfill.exit).not.toBeNull();
+    expect(existsSync(join(home.dir, REQUEST_FILE))).toBe(false);
+  }, 60_000);
+
+  it('Ctrl-C on a --cancel still waiting withdraws its request', async () => {
+    home = tempHome('steward-cancel-one-shot-');
+    const { proc } = await victim();
+    writeFileSync(join(home.dir, LOCK_FILE), `${proc.pid}\n\ncommand\nbackfill\nfrom-a-crashed-backfill\n`);
+    const cancel = spawn(process.execPath, [join(build.dir, 'core', 'cli', 'main.js'), 'backfill', '--cancel'], { stdio: ['ignore', 'pipe', 'pipe'], env: home.env });
+    let err = '';
+    cancel.stderr!.on('data', (data: Buffer) => (err += String(data)));
+    const exit = new Promise<number | null>((resolve) => cancel.once('exit', (code) => resolve(code)));
+    await until(() => existsSync(join(home.dir, REQUEST_FILE)));
+    expect(existsSync(join(home.dir, REQUEST_FILE))).toBe(true);
+    cancel.kill('SIGINT');
+    expect(await exit).toBe(130);
+    expect(err).toContain('Interrupted: the request to stop was withdrawn; nothing was stopped.');
+    expect(existsSync(join(home.dir, REQUEST_FILE))).toBe(false);
+  }, 60_000);
+
   it('a request left from before is not this backfill\'s: it is removed at the start and the import runs to its end', async () => {
     home = tempHome('steward-cancel-one-shot-');
     const roots = join(home.dir, 'roots');
