@@ -611,7 +611,7 @@ export const GATEWAY_MIGRATIONS: readonly Migration[] = [
       // to the newest conversation now (SearchIndex's place piece; a later one is written placed).
       // Run again (a test's downgrade), the walk starts over and finds placed parts placed.
       db.exec(`
-        INSERT INTO search_state (key, value) VALUES ('place_cursor', 0), ('place_part', 0) ON CONFLICT(key) DO UPDATE SET value = 0;
+        INSERT INTO search_state (key, value) VALUES ('place_cursor', 0), ('place_session', 0), ('place_part', 0) ON CONFLICT(key) DO UPDATE SET value = 0;
         INSERT INTO search_state (key, value) VALUES ('place_upto', (SELECT IFNULL(MAX(rowid), 0) FROM sessions)) ON CONFLICT(key) DO UPDATE SET value = excluded.value;
       `);
     },

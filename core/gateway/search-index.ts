@@ -821,7 +821,9 @@ export class SearchIndex {
    * span: sessions' rowids up to the newest conversation then): conversations with rowid in (cursor,
    * upto] in rowid order, at most `maxRows` parts placed (and CHECKS_PER_RETAG times as many
    * conversations looked into, a seek each), and no more than fit in the piece's time (#placeHeld).
-   * A piece that stops inside a conversation resumes it after its last part looked at (`place_part`).
+   * A piece that stops inside a conversation resumes it after its last part looked at (`place_part`),
+   * if that conversation (`place_session`, its rowid) is still the first left: one deleted meanwhile
+   * (forget, retention) must not lend its part rowid to the next, whose lower untimed parts it would skip.
    * A part whose conversation holds no time stays unplaced. Placed parts that are indexed move to their
    * place's key (#rekeyParts). While FTS5's level 0 is near a crisis merge, the piece merges instead
    * (#nearCrisis). True while conversations are left.
@@ -831,9 +833,13 @@ export class SearchIndex {
     if (this.#nearCrisis() && this.mergePiece()) return true;
     let cursor = this.#stateValue('place_cursor');
     const upto = this.#stateValue('place_upto');
-    const walked = { after: this.#stateValue('place_part'), looked: 0, placed: [] as number[] };
     // Collected first: the connection runs no other statement while one is being read.
-    for (const [sessionRowid, sessionId] of this.#placeSessions.all(cursor, upto, maxRows * CHECKS_PER_RETAG) as Array<[number, string]>) {
+    const toPlace = this.#placeSessions.all(cursor, upto, maxRows * CHECKS_PER_RETAG) as Array<[number, string]>;
+    let inside = toPlace[0]?.[0] ?? 0;
+    const resumes = inside === this.#stateValue('place_session');
+    const walked = { after: resumes ? this.#stateValue('place_part') : 0, looked: 0, placed: [] as number[] };
+    for (const [sessionRowid, sessionId] of toPlace) {
+      inside = sessionRowid;
       // Stopped inside it: the next piece asks it again for parts after the last one looked at.
       if (!this.#placeIn(sessionId, walked, maxRows, began)) break;
       [cursor, walked.after] = [sessionRowid, 0];
@@ -842,6 +848,7 @@ export class SearchIndex {
     const sessions = this.#placeSessions.all(cursor, upto, 1).length;
     this.#rekeyParts(walked.placed);
     this.#setState.run('place_cursor', sessions === 0 ? upto : cursor);
+    this.#setState.run('place_session', inside);
     this.#setState.run('place_part', walked.after);
     return sessions > 0;
   }

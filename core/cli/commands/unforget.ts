@@ -48,7 +48,7 @@ export function formatUnforget(result: Lifted, what: { kind: 'session' | 'projec
   // Forgotten with --not-stored, and no read has met a file of it: one may well be on disk (older than the window,
   // or the lift came before the next check), so say where it comes from, not "again" and not that nothing comes.
   if (result.neverStored) {
-    return `Lifted. Steward never stored that ${noun}, and no check has met a transcript of it yet: the next check imports one inside the regular checks' window; \`steward backfill --all\` any older.\n`;
+    return `Lifted. Steward never stored that ${noun}, and no check has found a transcript of it yet: the next check imports one inside the regular checks' window; \`steward backfill --all\` brings in older ones.\n`;
   }
   const notes = result.notesRemoved
     ? ` Its notes (OVERVIEW.md, CHANGELOG.md) were removed when the forget this cut short began, and do not come back with it: the sweeper writes them again at the project's next sweep, best after that backfill (\`steward sweeper run ${what.id}\` runs one now).`

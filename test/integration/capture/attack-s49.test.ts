@@ -177,6 +177,33 @@ describe('attack s49, review: what a deep record counts, and only that', () => {
     expect(textsLike(h, '% the deep one')).toEqual(['AFTER the deep one', 'BEFORE the deep one']);
   });
 
+  it('Gemini: a deep message of a `$set.messages` checkpoint keeps its place in the list: a `$rewindTo` naming it marks the turns after it rewound', async () => {
+    h = captureHarness(openWindow);
+    const sid = '92f625c6-a764-48e3-b922-3766d41f9c4f';
+    const ts = (m: number) => `2026-05-22T18:${String(m).padStart(2, '0')}:00.000Z`;
+    const checkpoint = {
+      $set: {
+        messages: [
+          { id: 'r1', timestamp: ts(1), type: 'user', content: [{ text: 'KEPT before the deep one' }] },
+          { id: 'r2', timestamp: ts(2), type: 'user', content: [{ text: 'deep' }, { a: '__DEEP__' }] },
+          { id: 'r3', timestamp: ts(3), type: 'user', content: [{ text: 'REWOUND after the deep one' }] },
+        ],
+      },
+    };
+    write(
+      join(h.geminiRoot, 'tmp', 'site', 'chats', 'session-2026-05-22T17-59-92f625c6.jsonl'),
+      line({ sessionId: sid, projectHash: 'site', startTime: ts(0), lastUpdated: ts(0), kind: 'main' }) + deepLine(checkpoint, DEEP_OBJECT) + line({ $rewindTo: 'r2' }),
+    );
+    const stats = byProvider(await h.driver.tick(), 'gemini');
+    expect(stats).toMatchObject({ failed: 0 });
+    expect(stats.skipped).toMatchObject({ malformed: 1 });
+    const rows = h.db.prepare('SELECT text, meta FROM parts WHERE text LIKE ? ORDER BY text').all('% the deep one') as Array<{ text: string; meta: string | null }>;
+    expect(rows.map((r) => [r.text, (JSON.parse(r.meta ?? '{}') as { rewound?: boolean }).rewound === true])).toEqual([
+      ['KEPT before the deep one', false],
+      ['REWOUND after the deep one', true],
+    ]);
+  });
+
   it('Claude: a file whose only line nests deep fails as a file, and leaves no conversation, empty', async () => {
     h = captureHarness(openWindow);
     const s = 'a49c0000-0000-4000-8000-000000000009';

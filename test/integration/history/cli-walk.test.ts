@@ -159,12 +159,12 @@ describe('errors in the words of the command, one prefix, one exit-code conventi
 });
 
 describe('steward unforget of what was forgotten with --not-stored and never met since', () => {
-  it('does not say nothing would come: no check has met a transcript of it yet, and the next check or a backfill imports one (review of QA s49)', async () => {
+  it('does not say nothing would come: no check has found a transcript of it yet, and the next check or a backfill imports one (review of QA s49)', async () => {
     expect((await cli('forget', '--project', '/home/ana/src/neverseen', '--not-stored')).code).toBe(0);
     const lifted = await cli('unforget', '--project', 'neverseen');
     expect(lifted.code).toBe(0);
     expect(lifted.out).toBe(
-      "Lifted. Steward never stored that project, and no check has met a transcript of it yet: the next check imports one inside the regular checks' window; `steward backfill --all` any older.\n",
+      "Lifted. Steward never stored that project, and no check has found a transcript of it yet: the next check imports one inside the regular checks' window; `steward backfill --all` brings in older ones.\n",
     );
     expect(lifted.out).not.toMatch(/nothing of it|nothing to import/);
     expect((await cli('forget', '--session', 'never-seen-either', '--not-stored')).code).toBe(0);

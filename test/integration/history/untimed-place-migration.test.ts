@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openGateway, SearchIndex } from '../../../core/gateway/index.js';
+import { openGateway, SearchIndex, SessionEraser } from '../../../core/gateway/index.js';
 import type { Db } from '../../../core/store/index.js';
 import { coreHome } from '../../support/core.js';
-import { claudeLine, writeJsonl } from '../../support/transcripts.js';
+import { appendJsonl, claudeLine, writeJsonl } from '../../support/transcripts.js';
 
 /**
  * Gateway step 30: a part stored with no time before step 29 (ts NULL) takes, once, the place capture
@@ -123,6 +123,57 @@ describe('gateway step 30', () => {
     }
   });
 
+  it('starts the next conversation from its first part when the one a piece stopped inside is deleted before the next piece', async () => {
+    // SID's row comes first but its untimed parts are stored last (appended after OTHER was captured):
+    // a piece stops inside SID at a part rowid above all of OTHER's.
+    const OTHER = '7a1c9e2b-0000-4000-8000-0000000000ee';
+    const root = join(owned.home.dir, 'roots', 'claude');
+    const dir = join(root, 'projects', '-work-orchard');
+    const line = (sid: string, n: number, minutes: number | null) => {
+      const l = claudeLine({ sessionId: sid, cwd: CWD, ts: at(minutes ?? 0), uuid: uuid(n), text: `orchard row ${n}` });
+      return minutes === null ? untimed(l) : l;
+    };
+    const backfill = async () => {
+      await owned.open({ env: { STEWARD_CLAUDE_ROOTS: root } }).call('Backfill.Run', { all: true });
+      await owned.close();
+    };
+    writeJsonl(join(dir, `${SID}.jsonl`), [line(SID, 1, 1)]);
+    await backfill();
+    writeJsonl(join(dir, `${OTHER}.jsonl`), [line(OTHER, 201, 5), line(OTHER, 202, null), line(OTHER, 203, null), line(OTHER, 204, null)]);
+    await backfill();
+    appendJsonl(join(dir, `${SID}.jsonl`), [line(SID, 2, null), line(SID, 3, null), line(SID, 4, null)]);
+    await backfill();
+
+    const ofOther = (db: Db) => (snapshot(db).parts as Array<{ session_id: string; ts_inferred: number }>).filter((p) => p.session_id === OTHER);
+    let fresh: ReturnType<typeof ofOther>;
+    const db = openGateway(owned.home.dir);
+    try {
+      new SearchIndex(db).indexAfter(0);
+      fresh = ofOther(db);
+      expect(fresh.filter((p) => p.ts_inferred === 1)).toHaveLength(3);
+      const rowid = (sid: string, agg: 'MIN' | 'MAX') => db.prepare(`SELECT ${agg}(rowid) FROM parts WHERE session_id = ? AND (ts IS NULL OR ts_inferred = 1)`).pluck().get(sid) as number;
+      expect(rowid(SID, 'MIN')).toBeGreaterThan(rowid(OTHER, 'MAX'));
+      setBack(db);
+    } finally {
+      db.close();
+    }
+
+    const upgraded = openGateway(owned.home.dir);
+    try {
+      const index = new SearchIndex(upgraded, { placeMs: 0 });
+      // One part a piece: the first stops inside SID, after its first untimed part.
+      expect(index.retagStep(2_000)).toBe(true);
+      expect(upgraded.prepare('SELECT session_id FROM parts WHERE ts_inferred = 1').pluck().all()).toEqual([SID]);
+      // Forgotten before the next piece (forget's and retention's erase).
+      await new SessionEraser(upgraded, index).erase([SID]);
+      while (index.retagStep(2_000));
+      expect(index.walkProgress().complete).toBe(true);
+      upgraded.exec("INSERT INTO search_fts (search_fts, rank) VALUES ('integrity-check', 1)");
+      expect(ofOther(upgraded)).toEqual(fresh);
+    } finally {
+      upgraded.close();
+    }
+  });
 
   it('merges the index first, instead of placing, while one more segment could bring a crisis merge', async () => {
     const root = capture();

@@ -36,13 +36,13 @@ describe('Unforget of what has nothing left to import', () => {
 });
 
 describe('Unforget of a forget made before anything was stored, with nothing met since (QA s49, review)', () => {
-  it('says no check has met a transcript of it yet, and where one comes from: not that there is nothing to import', async () => {
+  it('says no check has found a transcript of it yet, and where one comes from: not that there is nothing to import', async () => {
     const { comesBackAs, neverStoredWords } = await import('../../../renderer/src/places/projects/Unforget.js');
     expect(comesBackAs({ neverStored: true })).toBe('neverStored');
     expect(comesBackAs({ nothingLeft: true })).toBe('nothingLeft');
     expect(comesBackAs({})).toBe('comesBack');
     expect(neverStoredWords('project')).toBe(
-      "Steward never stored that project, and no check has met a transcript of it yet: the next check imports one inside the regular checks' window; Import earlier history any older.",
+      "Steward never stored that project, and no check has found a transcript of it yet: the next check imports one inside the regular checks' window; Import earlier history brings in older ones.",
     );
     for (const kind of ['project', 'session'] as const) expect(neverStoredWords(kind)).not.toMatch(/nothing of it|nothing to import/);
   });

@@ -84,12 +84,16 @@ export class RecordedHistory {
     return copy;
   }
 
-  /** A `$set.messages` checkpoint; the ids of its records that copy records it drops. */
-  checkpoint(messages: Json[]): Set<string> {
+  /**
+   * A `$set.messages` checkpoint; the ids of its records that copy records it drops. `signatureOf`
+   * gives a record's turnSignature: the reader's gives undefined for one too deep to read, which keeps
+   * its id in its place (a later `$rewindTo` may name it) and copies nothing.
+   */
+  checkpoint(messages: Json[], signatureOf: (message: Json) => string | undefined = turnSignature): Set<string> {
     this.#run = undefined;
     const next = messages.flatMap((message) => {
       const id = asString(message.id);
-      return id ? [{ id, signature: turnSignature(message), new: !this.#seen.has(id) }] : [];
+      return id ? [{ id, signature: signatureOf(message), new: !this.#seen.has(id) }] : [];
     });
     const kept = new Set(next.map((turn) => turn.id));
     const dropped = this.#turns.filter((turn) => turn.signature !== undefined && !kept.has(turn.id));

@@ -236,18 +236,21 @@ class ChatReader {
       countRecordError(this.#ctx.stats, error);
       deep = true;
     };
-    const readable = messages.filter((message) => {
+    const unreadable = new Set<Json>();
+    // Every message stays in the history's list, a deep one too: a `$rewindTo` may name it.
+    const signatureOf = (message: Json): string | undefined => {
       try {
-        turnSignature(message);
-        return true;
+        return turnSignature(message);
       } catch (error) {
         count(error);
-        return false;
+        unreadable.add(message);
+        return undefined;
       }
-    });
-    const copies = this.#history.checkpoint(readable);
+    };
+    const copies = this.#history.checkpoint(messages, signatureOf);
     const reasons: Array<SkipReason | undefined> = [];
-    for (const message of readable) {
+    for (const message of messages) {
+      if (unreadable.has(message)) continue;
       try {
         reasons.push(this.#message(message, copies.has(asString(message.id) ?? '')));
       } catch (error) {

@@ -75,7 +75,7 @@ export function nothingLeftWords(kind: 'session' | 'project'): string {
  */
 export function neverStoredWords(kind: 'session' | 'project'): string {
   const noun = kind === 'session' ? 'conversation' : 'project';
-  return `Steward never stored that ${noun}, and no check has met a transcript of it yet: the next check imports one inside the regular checks' window; Import earlier history any older.`;
+  return `Steward never stored that ${noun}, and no check has found a transcript of it yet: the next check imports one inside the regular checks' window; Import earlier history brings in older ones.`;
 }
 
 /** Which of the three things a lift says about coming back (Forget.Lift's answer): one rule for the panel's words. */
