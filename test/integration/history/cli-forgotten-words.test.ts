@@ -90,7 +90,7 @@ describe('forgetting what is forgotten already, and a project forgotten by its f
     expect(listed).toMatch(/^project {2}p_[0-9a-f]+ {2}.+ {2}secretproj$/m);
     expect((await cli('forget', '--project', folder, '--not-stored')).out).toContain('You forgot project secretproj (p_');
     // Never imported, and no transcript of it met since: nothing comes back, "again" or not (QA findings; README: nothing left to import).
-    const NEVER_STORED = 'Lifted, but there is nothing of it to import: Steward never stored that project, and no check has found a transcript of it since it was forgotten (`steward backfill --all` reads older ones too).\n';
+    const NEVER_STORED = "Lifted. Steward never stored that project, and no check has found a transcript of it yet: the next check imports one inside the regular checks' window; `steward backfill --all` brings in older ones.\n";
     expect(await cli('unforget', '--project', folder)).toMatchObject({ code: 0, out: NEVER_STORED });
     expect((await cli('forget', '--project', `${folder}/`, '--not-stored')).code).toBe(0);
     expect(await cli('unforget', '--project', 'secretproj')).toMatchObject({ code: 0, out: NEVER_STORED });
