@@ -85,16 +85,28 @@ function windowCovers(read: number | null, now: number | null): boolean {
 }
 
 /**
- * What a checkpoint allows for a file: skipping it (the same inode, size and mtime, read by this
- * parser version with a window at least as wide), resuming from it (the file changed), or nothing
- * (a new inode, another parser version, a wider window: read from 0).
+ * What a checkpoint allows for a file: skipping it (the same inode, size, mtime and ctime, read by this
+ * parser version with a window at least as wide), verifying it (only the ctime moved), resuming from
+ * it (the file changed), or nothing (a new inode, another parser version, a wider window: read from 0).
  */
-function checkpointPlan(file: TranscriptFile, cp: CheckpointIdentity | undefined, parserVersion: number, windowStartMs: number | null): 'unchanged' | 'resume' | undefined {
+function checkpointPlan(file: TranscriptFile, cp: CheckpointIdentity | undefined, parserVersion: number, windowStartMs: number | null): 'unchanged' | 'verify' | 'resume' | undefined {
   if (!cp || cp.parserVersion !== parserVersion || cp.dev !== file.dev || cp.ino !== file.ino || !windowCovers(cp.windowStartMs, windowStartMs)) return undefined;
-  if (file.size === cp.size && mtimeVouches(cp.mtimeMs, file.mtimeMs)) return 'unchanged';
+  // A chmod, a new link or an xattr moves the ctime, and so does a rewrite to the same size with its mtime
+  // set back (utimes): only the stored hashes tell them apart. A checkpoint that kept no ctime weighs none.
+  if (file.size === cp.size && mtimeVouches(cp.mtimeMs, file.mtimeMs)) return (cp.ctimeMs ?? file.ctimeMs) === file.ctimeMs ? 'unchanged' : 'verify';
   // What else changed is the provider's to judge: a line file checks the bytes before the offset (a
   // shrunk or rewritten file is read from 0), a database its own watermarks.
   return 'resume';
+}
+
+/**
+ * Whether a checkpoint can tell its file's bytes from others' without a read of the whole file: a line
+ * file's hashes of its head and of the bytes before its offset, a store's watermarks (its state). A
+ * whole document's (a Gemini chat) or a compressed archive's has neither, and a file whose ctime alone
+ * moved is not read whole for it: its same-size rewrite with its mtime set back goes unseen.
+ */
+function verifiable(cp: FileCheckpoint): boolean {
+  return cp.headHash !== '' || cp.state !== null;
 }
 
 /**
@@ -339,6 +351,7 @@ function saveCheckpoint(provider: TranscriptProvider, file: TranscriptFile, line
     ino: file.ino,
     size: file.size,
     mtimeMs: file.mtimeMs,
+    ctimeMs: file.ctimeMs,
     offset: end.offset,
     headHash: end.headHash,
     tailHash: end.tailHash,
@@ -351,6 +364,14 @@ function saveCheckpoint(provider: TranscriptProvider, file: TranscriptFile, line
     holds: end.holds,
     heldIn: end.heldIn,
   });
+  deps.commits.add(1, 0);
+}
+
+/** Keeps the new ctime of a file its checkpoint vouches for (CTIME_MOVED), in the run's commit window. */
+function keepCtime(provider: TranscriptProvider, file: TranscriptFile, deps: BackfillDeps): void {
+  if (!deps.checkpoints) return;
+  deps.commits.open();
+  deps.checkpoints.keepCtime(provider.id, file.path, file.ctimeMs);
   deps.commits.add(1, 0);
 }
 
@@ -412,8 +433,11 @@ type FilePlan =
    * `known`: a manual run reads again a file remembered unreadable and unchanged since (a retry on request);
    * the code it failed by then. Failing again by it, the file is still unreadable, no failure of this run.
    */
-  | { skip: false; options: ReadOptions; resumedFrom: FileCheckpoint | undefined; vouched?: boolean; known?: string };
+  | { skip: false; options: ReadOptions; resumedFrom: FileCheckpoint | undefined; vouched?: boolean; known?: string; verify?: true }
+  /** Only the file's ctime moved, by its move or with nothing to verify (see `verifiable`): unchanged, its new ctime kept. */
+  | { skip: 'unchanged'; keepCtime: true };
 const UNCHANGED: FilePlan = { skip: 'unchanged' };
+const CTIME_MOVED: FilePlan = { skip: 'unchanged', keepCtime: true };
 /** Never opened, whatever the fingerprints say: counted apart, so "up to date" never means "not read". */
 const OUTSIDE_WINDOW: FilePlan = { skip: 'outsideWindow' };
 
@@ -489,9 +513,10 @@ async function planFiles(provider: TranscriptProvider, discovery: DiscoveryResul
     return undefined;
   };
   /** A moved file takes its checkpoint and holds with it (see MovedFiles); what they allow is judged after. */
-  const takeOver = async (file: TranscriptFile, checkpoints: Map<string, CheckpointIdentity>): Promise<void> => {
+  const takeOver = async (file: TranscriptFile, checkpoints: Map<string, CheckpointIdentity>): Promise<boolean> => {
     const from = await moves?.from(file, checkpoints);
     if (from !== undefined) deps.checkpoints?.move(provider.id, from, file.path);
+    return from !== undefined;
   };
   /**
    * A file older than the window is never read, so at a path this run does not know it may be one the
@@ -512,12 +537,18 @@ async function planFiles(provider: TranscriptProvider, discovery: DiscoveryResul
     if (known !== undefined && ctx.scheduled) return { skip: 'unreadable', code: known };
     const checkpoints = await load();
     // Only a file with no checkpoint of its own may have taken one over (MovedFiles.from).
-    if (!checkpoints.has(file.path)) await takeOver(file, checkpoints);
+    const moved = !checkpoints.has(file.path) && (await takeOver(file, checkpoints));
     const verdict = checkpointPlan(file, checkpoints.get(file.path), provider.parserVersion, ctx.windowStartMs);
     if (!ctx.scheduled) return { skip: false, options: base, resumedFrom: undefined, vouched: verdict === 'unchanged', ...(known !== undefined ? { known } : {}) };
     if (verdict === 'unchanged') return UNCHANGED;
-    const resumed = verdict === 'resume' ? deps.checkpoints?.get(provider.id, file.path) : undefined;
-    return { skip: false, options: resumed ? { ...base, resume: { offset: resumed.offset, headHash: resumed.headHash, tailHash: resumed.tailHash, state: parseState(resumed.state) } } : base, resumedFrom: resumed };
+    // A rename moves the ctime: a move the agent made (archiving, a reset) reads nothing for it.
+    if (verdict === 'verify' && moved) return CTIME_MOVED;
+    const resumed = verdict === 'resume' || verdict === 'verify' ? deps.checkpoints?.get(provider.id, file.path) : undefined;
+    if (verdict === 'verify' && resumed && !verifiable(resumed)) return CTIME_MOVED;
+    // A file whose ctime alone moved is read on from its checkpoint: its provider verifies the bytes before
+    // the offset (the hashes, a store's watermarks) and reads from 0 only when they differ.
+    const verify = verdict === 'verify' ? { verify: true as const } : {};
+    return { skip: false, options: resumed ? { ...base, resume: { offset: resumed.offset, headHash: resumed.headHash, tailHash: resumed.tailHash, state: parseState(resumed.state) } } : base, resumedFrom: resumed, ...verify };
   };
   const plans: FilePlan[] = [];
   // A tree of 20,000 files takes tens of milliseconds to plan: the event loop gets its turns meanwhile.
@@ -599,6 +630,7 @@ export async function runBackfillProvider(provider: TranscriptProvider, deps: Ba
           if (plan.skip === 'outsideWindow') stats.outsideWindow = (stats.outsideWindow ?? 0) + 1;
           else stats.unchanged += 1;
         }
+        if (plan === CTIME_MOVED) keepCtime(provider, file, deps);
         if (ctx.scheduled) deps.fingerprints.advance(file, provider.id);
         // Skipping 20,000 unchanged files is tens of milliseconds too.
         const due = yieldTurn();
@@ -641,7 +673,11 @@ export async function runBackfillProvider(provider: TranscriptProvider, deps: Ba
         break;
       }
       if (outcome.status !== 'read') continue;
-      if (!file.describesOnly) stats.read += 1;
+      // A file verified (its ctime alone moved) that held no line past its offset is as it was: unchanged.
+      if (!file.describesOnly) {
+        if (plan.verify && outcome.lines.lines === 0) stats.unchanged += 1;
+        else stats.read += 1;
+      }
       forgetUnreadable(provider, [file.path], deps);
       // Only once the file was read, every session it yielded consumed and their rows committed. A
       // manual run reads whatever the checkpoints say, then leaves one for what it read (with its own

@@ -15,7 +15,7 @@ export const CHECKPOINT_PAGE_ROWS = 2_000;
 
 /**
  * A durable per-file checkpoint: what the file was when it was read through (device, inode, size,
- * mtime), how far its complete lines were consumed, hashes to recognise those bytes again, the parser
+ * mtime, ctime), how far its complete lines were consumed, hashes to recognise those bytes again, the parser
  * version and retention window that read them, and the provider's parser state at the offset.
  */
 export interface FileCheckpoint {
@@ -24,6 +24,12 @@ export interface FileCheckpoint {
   ino: bigint;
   size: number;
   mtimeMs: number;
+  /**
+   * The file's ctime then (TranscriptFile.ctimeMs). One that moved alone has the stored hashes verified, not
+   * the file read whole. Null (or absent): not known, on a checkpoint written before it was kept (gateway
+   * step 31); nothing is weighed until the next read of the file stores it.
+   */
+  ctimeMs?: number | null;
   offset: number;
   headHash: string;
   tailHash: string;
@@ -105,7 +111,7 @@ export function mtimeVouches(stored: number, listed: number): boolean {
 type Listed = Pick<FileFailure, 'path' | 'dev' | 'ino' | 'size' | 'mtimeMs'>;
 
 /** What tells whether a file is as its checkpoint left it: loaded for every file of a run at once. */
-export type CheckpointIdentity = Pick<FileCheckpoint, 'dev' | 'ino' | 'size' | 'mtimeMs' | 'parserVersion' | 'windowStartMs'>;
+export type CheckpointIdentity = Pick<FileCheckpoint, 'dev' | 'ino' | 'size' | 'mtimeMs' | 'ctimeMs' | 'parserVersion' | 'windowStartMs'>;
 
 /**
  * What the survey weighs a listed file against: whether a read with no window went through it as it
@@ -119,6 +125,7 @@ interface Row {
   ino: string;
   size: number;
   mtime_ms: number;
+  ctime_ms: number | null;
   byte_offset: number;
   head_hash: string;
   tail_hash: string;
@@ -168,6 +175,7 @@ export class FileCheckpoints {
   readonly #identities;
   readonly #get;
   readonly #put;
+  readonly #ctime;
   readonly #remove;
   readonly #narrow;
   readonly #move;
@@ -214,16 +222,17 @@ export class FileCheckpoints {
     // Rows as arrays, and only what an unchanged file is recognised by: a restart loads every file's,
     // and full rows as objects took 10 ms of a 2,000-file restart tick against 3.6 ms.
     // In pages by path (the primary key's order), each page going on after the last path of the one before.
-    this.#identities = db.prepare('SELECT path, dev, ino, size, mtime_ms, parser_version, window_start_ms FROM file_checkpoints WHERE provider = ? AND path > ? ORDER BY path LIMIT ?').raw();
+    this.#identities = db.prepare('SELECT path, dev, ino, size, mtime_ms, ctime_ms, parser_version, window_start_ms FROM file_checkpoints WHERE provider = ? AND path > ? ORDER BY path LIMIT ?').raw();
     this.#get = db.prepare(
-      'SELECT path, dev, ino, size, mtime_ms, byte_offset, head_hash, tail_hash, parser_version, window_start_ms, state, exclusion, older_left_out FROM file_checkpoints WHERE provider = ? AND path = ?',
+      'SELECT path, dev, ino, size, mtime_ms, ctime_ms, byte_offset, head_hash, tail_hash, parser_version, window_start_ms, state, exclusion, older_left_out FROM file_checkpoints WHERE provider = ? AND path = ?',
     );
     this.#put = db.prepare(`
-      INSERT INTO file_checkpoints (provider, path, dev, ino, size, mtime_ms, byte_offset, head_hash, tail_hash, parser_version, window_start_ms, state, exclusion, older_left_out, updated_at)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-      ON CONFLICT(provider, path) DO UPDATE SET dev = excluded.dev, ino = excluded.ino, size = excluded.size, mtime_ms = excluded.mtime_ms,
+      INSERT INTO file_checkpoints (provider, path, dev, ino, size, mtime_ms, ctime_ms, byte_offset, head_hash, tail_hash, parser_version, window_start_ms, state, exclusion, older_left_out, updated_at)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      ON CONFLICT(provider, path) DO UPDATE SET dev = excluded.dev, ino = excluded.ino, size = excluded.size, mtime_ms = excluded.mtime_ms, ctime_ms = excluded.ctime_ms,
         byte_offset = excluded.byte_offset, head_hash = excluded.head_hash, tail_hash = excluded.tail_hash, parser_version = excluded.parser_version,
         window_start_ms = excluded.window_start_ms, state = excluded.state, exclusion = excluded.exclusion, older_left_out = excluded.older_left_out, updated_at = excluded.updated_at`);
+    this.#ctime = db.prepare('UPDATE file_checkpoints SET ctime_ms = ? WHERE provider = ? AND path = ?');
     this.#remove = db.prepare('DELETE FROM file_checkpoints WHERE provider = ? AND path = ?');
     // updated_at moves with the window: a window is weighed in the days it reached back from then.
     this.#narrow = db.prepare('UPDATE file_checkpoints SET window_start_ms = ?, older_left_out = NULL, updated_at = ? WHERE provider = ? AND (window_start_ms IS NULL OR window_start_ms < ?)');
@@ -410,12 +419,12 @@ export class FileCheckpoints {
     // A provider's files sit on one device or a few: its number is parsed once per run of rows that share it.
     let devText = '';
     let device = 0n;
-    await inPages<[string, string, string, number, number, number, number | null]>(this.#identities, provider, ([path, dev, ino, size, mtimeMs, parserVersion, windowStartMs]) => {
+    await inPages<[string, string, string, number, number, number | null, number, number | null]>(this.#identities, provider, ([path, dev, ino, size, mtimeMs, ctimeMs, parserVersion, windowStartMs]) => {
       if (dev !== devText) {
         devText = dev;
         device = BigInt(dev);
       }
-      out.set(path, { dev: device, ino: BigInt(ino), size, mtimeMs, parserVersion, windowStartMs });
+      out.set(path, { dev: device, ino: BigInt(ino), size, mtimeMs, ctimeMs, parserVersion, windowStartMs });
     });
     return out;
   }
@@ -430,6 +439,7 @@ export class FileCheckpoints {
       ino: BigInt(r.ino),
       size: r.size,
       mtimeMs: r.mtime_ms,
+      ctimeMs: r.ctime_ms,
       offset: r.byte_offset,
       headHash: r.head_hash,
       tailHash: r.tail_hash,
@@ -443,8 +453,17 @@ export class FileCheckpoints {
 
   put(provider: string, checkpoint: FileCheckpoint, now = Date.now()): void {
     const c = checkpoint;
-    this.#put.run(provider, c.path, String(c.dev), String(c.ino), c.size, c.mtimeMs, c.offset, c.headHash, c.tailHash, c.parserVersion, c.windowStartMs, c.state, c.heldBack ? this.#exclusion : null, c.olderLeftOut, now);
+    this.#put.run(provider, c.path, String(c.dev), String(c.ino), c.size, c.mtimeMs, c.ctimeMs ?? null, c.offset, c.headHash, c.tailHash, c.parserVersion, c.windowStartMs, c.state, c.heldBack ? this.#exclusion : null, c.olderLeftOut, now);
     this.#settleHolds(provider, c.path, c, c.state);
+  }
+
+  /**
+   * The file's ctime moved alone and the checkpoint still vouches for it as it is (nothing could tell its
+   * bytes apart without reading them whole, see run.ts's `verifiable`): the new ctime is kept, so it is
+   * weighed once, not on every tick after a restart.
+   */
+  keepCtime(provider: string, path: string, ctimeMs: number): void {
+    this.#ctime.run(ctimeMs, provider, path);
   }
 
   /**

@@ -616,4 +616,15 @@ export const GATEWAY_MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 31,
+    name: "per file checkpoint: the file's ctime",
+    up(db) {
+      // A file rewritten to the same size with its mtime set back matched its checkpoint, and was never read
+      // again; its ctime moved (see TranscriptFile.ctimeMs). Milliseconds to the microsecond, as mtime_ms.
+      // A checkpoint from before has none (NULL: not known, nothing to weigh) until its file is next read:
+      // an upgrade reads no file again.
+      addColumnOnce(db, 'file_checkpoints', 'ctime_ms', 'REAL');
+    },
+  },
 ];

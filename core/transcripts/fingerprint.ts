@@ -5,12 +5,13 @@ interface Fingerprint {
   ino: bigint;
   size: number;
   mtimeMs: number;
+  ctimeMs: number;
   /** The last walk (see retainOnly) that found this path. */
   foundBy: number;
 }
 
 /**
- * Process-local map from transcript path to (inode, size, mtime): the first check of a scheduled run,
+ * Process-local map from transcript path to (inode, size, mtime, ctime): the first check of a scheduled run,
  * answered from memory. After a restart it is empty and the durable file checkpoints (the gateway's
  * file_checkpoints, written in the commit window of the rows they cover) answer instead.
  */
@@ -22,7 +23,8 @@ export class FingerprintMap {
 
   isUnchanged(file: TranscriptFile): boolean {
     const known = this.#byPath.get(file.path);
-    return known !== undefined && known.ino === file.ino && known.size === file.size && known.mtimeMs === file.mtimeMs;
+    // The ctime too: a file rewritten to the same size with its mtime set back differs only there.
+    return known !== undefined && known.ino === file.ino && known.size === file.size && known.mtimeMs === file.mtimeMs && known.ctimeMs === file.ctimeMs;
   }
 
   /**
@@ -37,11 +39,12 @@ export class FingerprintMap {
       before.ino = file.ino;
       before.size = file.size;
       before.mtimeMs = file.mtimeMs;
+      before.ctimeMs = file.ctimeMs;
       return;
     }
     if (before) this.#count(before.provider, -1);
     this.#count(provider, 1);
-    this.#byPath.set(file.path, { provider, ino: file.ino, size: file.size, mtimeMs: file.mtimeMs, foundBy: before?.foundBy ?? 0 });
+    this.#byPath.set(file.path, { provider, ino: file.ino, size: file.size, mtimeMs: file.mtimeMs, ctimeMs: file.ctimeMs, foundBy: before?.foundBy ?? 0 });
   }
 
   /** Forgets a provider's paths that were not discovered again, so deleted transcripts do not pile up; returns them. */

@@ -71,6 +71,11 @@ export function mtimeOf(info: BigIntStats): number {
   return Number(info.mtimeNs / 1000n) / 1000;
 }
 
+/** A file's ctime as mtimeOf takes its mtime: microseconds, so a change inside a millisecond is one. */
+export function ctimeOf(info: BigIntStats): number {
+  return Number(info.ctimeNs / 1000n) / 1000;
+}
+
 /**
  * The entries' paths, a symlink's its real path. Siblings are walked concurrently, so "the first path
  * that reached a file" would differ from run to run; the fingerprint map is keyed by path, and an
@@ -136,7 +141,7 @@ export class Scan {
   addFile(path: string, info: BigIntStats, source: string, sidecar?: string, describesOnly?: true): void {
     if (!this.#seenFiles.claim(path, info)) return;
     // Assigned, not spread: two throwaway objects per file were a tenth of the walk's own time.
-    const file: TranscriptFile = { path, dev: info.dev, ino: info.ino, size: Number(info.size), mtimeMs: mtimeOf(info), source };
+    const file: TranscriptFile = { path, dev: info.dev, ino: info.ino, size: Number(info.size), mtimeMs: mtimeOf(info), ctimeMs: ctimeOf(info), source };
     if (sidecar) file.sidecar = sidecar;
     if (describesOnly) file.describesOnly = describesOnly;
     this.files.push(file);

@@ -138,6 +138,12 @@ export interface TranscriptFile {
   ino: bigint;
   size: number;
   mtimeMs: number;
+  /**
+   * The inode's change time, to the microsecond as `mtimeMs`: no one can set it back, so a file rewritten
+   * to the same size with its mtime set back (utimes) still shows it changed. So does a chmod, a new
+   * link or an xattr: a ctime that moved alone is verified against the checkpoint's hashes, not read whole.
+   */
+  ctimeMs: number;
   source: string;
   /** A sidecar that describes this transcript (Cowork `local_<uuid>.json`), read only when the file is read. */
   sidecar?: string;

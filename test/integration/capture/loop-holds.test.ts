@@ -119,7 +119,7 @@ describe('long capture work gives the event loop its turns', () => {
     const identities = await checkpoints.identities('claude');
     expect(watch.stop().turns).toBeGreaterThanOrEqual(2);
     expect(identities.size).toBe(rows);
-    expect(identities.get('/t/000001.jsonl')).toEqual({ dev: 1n, ino: 2n, size: 1, mtimeMs: 1_001, parserVersion: 7, windowStartMs: 5 });
+    expect(identities.get('/t/000001.jsonl')).toEqual({ dev: 1n, ino: 2n, size: 1, mtimeMs: 1_001, ctimeMs: null, parserVersion: 7, windowStartMs: 5 });
     expect(identities.get(`/t/${String(rows - 1).padStart(6, '0')}.jsonl`)).toMatchObject({ ino: BigInt(rows), windowStartMs: 5 });
 
     watch = loopWatch();
