@@ -29,7 +29,7 @@ afterEach(async () => {
 /** Reads one file straight through a provider, for its parts and its per-line accounting. */
 async function readDirect(provider: TranscriptProvider, path: string, source: string, maxLineBytes = 1 << 20): Promise<{ parts: PartRow[]; batches: TranscriptBatch[]; stats: LineStats }> {
   const info = statSync(path, { bigint: true });
-  const file: TranscriptFile = { path, dev: info.dev, ino: info.ino, size: Number(info.size), mtimeMs: Number(info.mtimeMs), source };
+  const file: TranscriptFile = { path, dev: info.dev, ino: info.ino, size: Number(info.size), mtimeMs: Number(info.mtimeMs), ctimeMs: Number(info.ctimeMs), source };
   const stats: LineStats = { lines: 0, failedLines: 0, oversizeLines: 0 };
   const batches: TranscriptBatch[] = [];
   for await (const batch of provider.read(file, { maxLineBytes, windowStartMs: null, batchParts: 250 }, stats)) batches.push(batch);

@@ -48,7 +48,7 @@ const link = (h: CaptureHarness, sessionId: string) => h.db.prepare('SELECT pare
 /** One file straight through the provider: its parts and its per-line accounting. */
 async function readDirect(path: string): Promise<{ parts: PartRow[]; stats: LineStats }> {
   const info = statSync(path, { bigint: true });
-  const file: TranscriptFile = { path, dev: info.dev, ino: info.ino, size: Number(info.size), mtimeMs: Number(info.mtimeMs), source: 'codex' };
+  const file: TranscriptFile = { path, dev: info.dev, ino: info.ino, size: Number(info.size), mtimeMs: Number(info.mtimeMs), ctimeMs: Number(info.ctimeMs), source: 'codex' };
   const stats: LineStats = { lines: 0, failedLines: 0, oversizeLines: 0 };
   const parts: PartRow[] = [];
   for await (const batch of new CodexProvider([]).read(file, { maxLineBytes: 1 << 20, windowStartMs: null, batchParts: 250 }, stats)) parts.push(...batch.parts);

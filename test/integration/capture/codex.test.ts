@@ -55,7 +55,7 @@ const partsOf = (harness: CaptureHarness, sessionId: string) =>
 /** Reads one file straight through the provider, for the per-line accounting the run does not report yet. */
 async function readDirect(path: string): Promise<{ batches: TranscriptBatch[]; stats: LineStats }> {
   const info = statSync(path, { bigint: true });
-  const file: TranscriptFile = { path, dev: info.dev, ino: info.ino, size: Number(info.size), mtimeMs: Number(info.mtimeMs), source: 'codex' };
+  const file: TranscriptFile = { path, dev: info.dev, ino: info.ino, size: Number(info.size), mtimeMs: Number(info.mtimeMs), ctimeMs: Number(info.ctimeMs), source: 'codex' };
   const stats: LineStats = { lines: 0, failedLines: 0, oversizeLines: 0 };
   const batches: TranscriptBatch[] = [];
   for await (const batch of new CodexProvider([]).read(file, { maxLineBytes: 1 << 20, windowStartMs: null, batchParts: 250 }, stats)) batches.push(batch);

@@ -90,7 +90,7 @@ describe('a run inside commit windows', () => {
   });
 
   it('gives the event loop turns even when every batch is already waiting', async () => {
-    const file: TranscriptFile = { path: '/memory/sess-m.jsonl', dev: 1n, ino: 1n, size: 1, mtimeMs: Date.now(), source: 'code' };
+    const file: TranscriptFile = { path: '/memory/sess-m.jsonl', dev: 1n, ino: 1n, size: 1, mtimeMs: Date.now(), ctimeMs: Date.now(), source: 'code' };
     let turnsDuringRead = -1;
     // Batches that need no I/O, as read-ahead batches queued by the worker do: awaiting each is a microtask.
     const queued: TranscriptProvider = {

@@ -44,7 +44,7 @@ const found = (harness: CaptureHarness, word: string) => harness.db.prepare('SEL
 /** One chat read straight through the provider: every part it yielded, in order, and its accounting. */
 async function readChat(path: string, batchParts = 250): Promise<{ parts: PartRow[]; stats: LineStats }> {
   const info = statSync(path, { bigint: true });
-  const file: TranscriptFile = { path, dev: info.dev, ino: info.ino, size: Number(info.size), mtimeMs: Number(info.mtimeMs), source: 'gemini' };
+  const file: TranscriptFile = { path, dev: info.dev, ino: info.ino, size: Number(info.size), mtimeMs: Number(info.mtimeMs), ctimeMs: Number(info.ctimeMs), source: 'gemini' };
   const stats: LineStats = { lines: 0, failedLines: 0, oversizeLines: 0 };
   const parts: PartRow[] = [];
   for await (const batch of new GeminiProvider([]).read(file, { maxLineBytes: 1 << 20, windowStartMs: null, batchParts }, stats)) parts.push(...batch.parts);

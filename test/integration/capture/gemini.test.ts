@@ -57,7 +57,7 @@ interface PartRow {
 /** Reads one chat straight through the provider: its parts and its per-line accounting. */
 async function readChat(path: string, maxLineBytes = 1 << 20): Promise<{ parts: number; stats: LineStats }> {
   const info = statSync(path, { bigint: true });
-  const file: TranscriptFile = { path, dev: info.dev, ino: info.ino, size: Number(info.size), mtimeMs: Number(info.mtimeMs), source: 'gemini' };
+  const file: TranscriptFile = { path, dev: info.dev, ino: info.ino, size: Number(info.size), mtimeMs: Number(info.mtimeMs), ctimeMs: Number(info.ctimeMs), source: 'gemini' };
   const stats: LineStats = { lines: 0, failedLines: 0, oversizeLines: 0 };
   let parts = 0;
   for await (const batch of new GeminiProvider([]).read(file, { maxLineBytes, windowStartMs: null, batchParts: 250 }, stats)) parts += batch.parts.length;
@@ -172,7 +172,7 @@ describe('Gemini CLI provider', () => {
     h = openWindow();
     const path = write(currentPath(h.geminiRoot), fixture('current-session.jsonl'));
     const info = statSync(path, { bigint: true });
-    const file: TranscriptFile = { path, dev: info.dev, ino: info.ino, size: Number(info.size), mtimeMs: Number(info.mtimeMs), source: 'gemini' };
+    const file: TranscriptFile = { path, dev: info.dev, ino: info.ino, size: Number(info.size), mtimeMs: Number(info.mtimeMs), ctimeMs: Number(info.ctimeMs), source: 'gemini' };
     const stats: LineStats = { lines: 0, failedLines: 0, oversizeLines: 0 };
     for await (const batch of new GeminiProvider([]).read(file, { maxLineBytes: 1 << 20, windowStartMs: null, batchParts: 250 }, stats)) void batch;
     expect(stats.lines).toBe(11);

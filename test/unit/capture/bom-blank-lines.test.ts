@@ -112,7 +112,7 @@ describe('a line of only whitespace', () => {
 /** A provider's read of one file as a run reads it: a line file none of whose lines could be read fails. */
 async function readDirect(provider: TranscriptProvider, path: string, source: string): Promise<{ parts: PartRow[]; stats: LineStats }> {
   const info = statSync(path, { bigint: true });
-  const file: TranscriptFile = { path, dev: info.dev, ino: info.ino, size: Number(info.size), mtimeMs: Number(info.mtimeMs), source };
+  const file: TranscriptFile = { path, dev: info.dev, ino: info.ino, size: Number(info.size), mtimeMs: Number(info.mtimeMs), ctimeMs: Number(info.ctimeMs), source };
   const stats = fresh();
   const parts: PartRow[] = [];
   for await (const batch of failWhenNothingRead(path, provider.read(file, { maxLineBytes: 1 << 20, windowStartMs: null, batchParts: 250 }, stats), stats)) parts.push(...batch.parts);

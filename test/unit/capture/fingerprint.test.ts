@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { FingerprintMap, type TranscriptFile } from '../../../core/transcripts/index.js';
 
 function file(path: string, ino = 1n): TranscriptFile {
-  return { path, dev: 1n, ino, size: 10, mtimeMs: 1_000, source: 'code' };
+  return { path, dev: 1n, ino, size: 10, mtimeMs: 1_000, ctimeMs: 1_000, source: 'code' };
 }
 
 describe('FingerprintMap.retainOnly', () => {
