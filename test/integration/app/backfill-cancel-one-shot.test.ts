@@ -54,18 +54,44 @@ function writeHistory(roots: string, files = 300): void {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** A child process of the tests (killed after each), what it wrote so far, and its exit code. */
+interface Running {
+  proc: ChildProcess;
+  out: () => string;
+  err: () => string;
+  exit: Promise<number | null>;
+}
+
+/** Runs `script` (a path) with `args` in a child, collecting its output. */
+function runChild(script: string, args: string[], env: NodeJS.ProcessEnv): Running {
+  const proc = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env });
+  child = proc;
+  let out = '';
+  let err = '';
+  proc.stdout!.on('data', (data: Buffer) => (out += String(data)));
+  proc.stderr!.on('data', (data: Buffer) => (err += String(data)));
+  const exit = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
+  return { proc, out: () => out, err: () => err, exit };
+}
+
+/** `steward backfill --all` in a child, over `files` transcript files written into the test's home. */
+function backfillAll(files?: number): Running {
+  const roots = join(home.dir, 'roots');
+  writeHistory(roots, files);
+  home.env.STEWARD_CLAUDE_ROOTS = roots;
+  return runChild(join(build.dir, 'cli.mjs'), ['backfill', '--all'], home.env);
+}
+
+/** Waits until `done`, for at most `ms`. */
+async function until(done: () => boolean, ms = 20_000): Promise<void> {
+  for (const end = Date.now() + ms; !done() && Date.now() < end; ) await sleep(10);
+}
+
 describe('steward backfill --cancel with no owner running', () => {
   it('the lock names the verb holding it, and --cancel stops a one-shot backfill', async () => {
     home = tempHome('steward-cancel-one-shot-');
-    const roots = join(home.dir, 'roots');
-    writeHistory(roots);
-    home.env.STEWARD_CLAUDE_ROOTS = roots;
-    const started = spawn(process.execPath, [join(build.dir, 'cli.mjs'), 'backfill', '--all'], { stdio: ['ignore', 'pipe', 'pipe'], env: home.env });
-    child = started;
-    let out = '';
-    started.stdout!.on('data', (data: Buffer) => (out += String(data)));
-    const exit = new Promise<number | null>((resolve) => started.once('exit', (code) => resolve(code)));
-    for (let i = 0; i < 200 && lockHolder(home.dir)?.pid !== started.pid; i++) await sleep(25);
+    const { proc: started, out, exit } = backfillAll();
+    await until(() => lockHolder(home.dir)?.pid === started.pid, 5_000);
     expect(lockHolder(home.dir)).toMatchObject({ pid: started.pid, role: 'command', verb: 'backfill' });
     // Well into the import: the Core is open and its files are being read.
     await sleep(700);
@@ -78,7 +104,7 @@ describe('steward backfill --cancel with no owner running', () => {
     expect(code).toBe(0);
     // The backfill stopped between batches, said so, and exits 1 as a cancelled run does.
     expect(await exit).toBe(1);
-    expect(out).toMatch(/claude: cancelled after \d+ of 300 transcript files/);
+    expect(out()).toMatch(/claude: cancelled after \d+ of 300 transcript files/);
     expect(lockHolder(home.dir)).toBeUndefined();
   }, 60_000);
 
@@ -105,22 +131,13 @@ process.stdin.once('data', async () => { await core.shutdown(); process.exit(0);
   }, 60_000);
   it('Ctrl-C in its own terminal still cancels it between batches, and says a second one stops it at once', async () => {
     home = tempHome('steward-cancel-one-shot-');
-    const roots = join(home.dir, 'roots');
-    writeHistory(roots);
-    home.env.STEWARD_CLAUDE_ROOTS = roots;
-    const started = spawn(process.execPath, [join(build.dir, 'cli.mjs'), 'backfill', '--all'], { stdio: ['ignore', 'pipe', 'pipe'], env: home.env });
-    child = started;
-    let out = '';
-    let err = '';
-    started.stdout!.on('data', (data: Buffer) => (out += String(data)));
-    started.stderr!.on('data', (data: Buffer) => (err += String(data)));
-    const exit = new Promise<number | null>((resolve) => started.once('exit', (code) => resolve(code)));
-    for (let i = 0; i < 200 && lockHolder(home.dir)?.pid !== started.pid; i++) await sleep(25);
+    const { proc: started, out, err, exit } = backfillAll();
+    await until(() => lockHolder(home.dir)?.pid === started.pid, 5_000);
     await sleep(700);
     started.kill('SIGINT');
     expect(await exit).toBe(1);
-    expect(err).toContain('Press Ctrl-C again to stop at once.');
-    expect(out).toMatch(/claude: cancelled after \d+ of 300 transcript files/);
+    expect(err()).toContain('Press Ctrl-C again to stop at once.');
+    expect(out()).toMatch(/claude: cancelled after \d+ of 300 transcript files/);
   }, 60_000);
 
   /** An unrelated live process that says when it gets SIGINT (and does not end on it). */
@@ -191,7 +208,7 @@ process.exitCode = await runCli(['backfill', '--cancel']);
    * SLOW_INDEXING, the index walk never ends (each answer takes SLOW_INDEXING ms); SLOW_RUN_MS, the
    * import's result comes that late (a cancel honoured over seconds).
    */
-  function slowBackfill(env: NodeJS.ProcessEnv): { proc: ChildProcess; out: () => string; err: () => string; exit: Promise<number | null> } {
+  function slowBackfill(env: NodeJS.ProcessEnv): Running {
     const script = `
 import { Core } from './core/core.js';
 import { runCli } from './core/cli/index.js';
@@ -209,19 +226,7 @@ Core.prototype.call = async function (method, params, ctx) {
 process.exitCode = await runCli(['backfill', '--all']);
 `;
     writeFileSync(join(build.dir, 'slow-backfill.mjs'), script);
-    const proc = spawn(process.execPath, [join(build.dir, 'slow-backfill.mjs')], { stdio: ['ignore', 'pipe', 'pipe'], env });
-    child = proc;
-    let out = '';
-    let err = '';
-    proc.stdout!.on('data', (data: Buffer) => (out += String(data)));
-    proc.stderr!.on('data', (data: Buffer) => (err += String(data)));
-    const exit = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
-    return { proc, out: () => out, err: () => err, exit };
-  }
-
-  /** Waits until `done`, for at most `ms`. */
-  async function until(done: () => boolean, ms = 20_000): Promise<void> {
-    for (const end = Date.now() + ms; !done() && Date.now() < end; ) await sleep(10);
+    return runChild(join(build.dir, 'slow-backfill.mjs'), [], env);
   }
 
   it('--cancel while the finished import waits for its indexing stops that wait, as Ctrl-C there does (review: the request was never taken)', async () => {
@@ -276,31 +281,22 @@ process.exitCode = await runCli(['backfill', '--all']);
     home = tempHome('steward-cancel-one-shot-');
     const { proc } = await victim();
     writeFileSync(join(home.dir, LOCK_FILE), `${proc.pid}\n\ncommand\nbackfill\nfrom-a-crashed-backfill\n`);
-    const cancel = spawn(process.execPath, [join(build.dir, 'core', 'cli', 'main.js'), 'backfill', '--cancel'], { stdio: ['ignore', 'pipe', 'pipe'], env: home.env });
-    let err = '';
-    cancel.stderr!.on('data', (data: Buffer) => (err += String(data)));
-    const exit = new Promise<number | null>((resolve) => cancel.once('exit', (code) => resolve(code)));
+    const { proc: cancel, err, exit } = runChild(join(build.dir, 'core', 'cli', 'main.js'), ['backfill', '--cancel'], home.env);
     await until(() => existsSync(join(home.dir, REQUEST_FILE)));
     expect(existsSync(join(home.dir, REQUEST_FILE))).toBe(true);
     cancel.kill('SIGINT');
     expect(await exit).toBe(130);
-    expect(err).toContain('Interrupted: the request to stop was withdrawn; nothing was stopped.');
+    expect(err()).toContain('Interrupted: the request to stop was withdrawn; nothing was stopped.');
     expect(existsSync(join(home.dir, REQUEST_FILE))).toBe(false);
   }, 60_000);
 
   it('a request left from before is not this backfill\'s: it is removed at the start and the import runs to its end', async () => {
     home = tempHome('steward-cancel-one-shot-');
-    const roots = join(home.dir, 'roots');
-    writeHistory(roots, 5);
-    home.env.STEWARD_CLAUDE_ROOTS = roots;
     writeFileSync(join(home.dir, REQUEST_FILE), JSON.stringify({ pid: 999_999, marker: 'from-before' }), { mode: 0o600 });
-    const started = spawn(process.execPath, [join(build.dir, 'cli.mjs'), 'backfill', '--all'], { stdio: ['ignore', 'pipe', 'pipe'], env: home.env });
-    child = started;
-    let out = '';
-    started.stdout!.on('data', (data: Buffer) => (out += String(data)));
-    expect(await new Promise<number | null>((resolve) => started.once('exit', (code) => resolve(code)))).toBe(0);
-    expect(out).toMatch(/claude: 5 transcript files/);
-    expect(out).not.toContain('cancelled');
+    const { out, exit } = backfillAll(5);
+    expect(await exit).toBe(0);
+    expect(out()).toMatch(/claude: 5 transcript files/);
+    expect(out()).not.toContain('cancelled');
     expect(existsSync(join(home.dir, REQUEST_FILE))).toBe(false);
   }, 60_000);
 });
