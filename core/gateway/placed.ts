@@ -1,3 +1,4 @@
+import type { Db } from '../store/index.js';
 import type { PartRow } from '../transcripts/index.js';
 
 /**
@@ -46,24 +47,124 @@ export function placeUntimed(parts: readonly PartRow[], before: number | null): 
   return { places, last };
 }
 
-/** Rows a stored part's neighbour with a time is looked for among by rowid before its conversation's index is asked. */
-const NEAR_ROWS = 1_000;
+/**
+ * Rows one step of looking for a stored part's neighbour reads (StoredPlaces): rowids of the store
+ * beside the part, or entries of its conversation in parts_session_ts. A step costs about as much
+ * whatever the conversation's size (under 1 ms measured), so a placing piece can stop between two.
+ */
+const STEP_ROWS = 1_000;
 
-const nearSql = (op: '<' | '>', order: 'DESC' | 'ASC') =>
-  `(SELECT q.ts FROM parts q NOT INDEXED WHERE q.rowid ${op} @rowid AND q.rowid ${op === '<' ? '>=' : '<='} @rowid ${op === '<' ? '-' : '+'} ${NEAR_ROWS} AND q.session_id = @sessionId AND q.ts IS NOT NULL ORDER BY q.rowid ${order} LIMIT 1)`;
-const farSql = (op: '<' | '>', order: 'DESC' | 'ASC') =>
-  `(SELECT q.ts FROM parts q INDEXED BY parts_session_ts WHERE q.session_id = @sessionId AND q.ts IS NOT NULL AND q.rowid ${op} @rowid ${op === '<' ? '-' : '+'} ${NEAR_ROWS} ORDER BY q.rowid ${order} LIMIT 1)`;
+/** The nearest part of `@sessionId` with a time among the STEP_ROWS rowids beyond `@edge`, before it or after it. */
+const besideSql = (after: boolean) =>
+  after
+    ? `SELECT q.ts FROM parts q NOT INDEXED WHERE q.rowid > @edge AND q.rowid <= @edge + ${STEP_ROWS} AND q.session_id = @sessionId AND q.ts IS NOT NULL ORDER BY q.rowid ASC LIMIT 1`
+    : `SELECT q.ts FROM parts q NOT INDEXED WHERE q.rowid < @edge AND q.rowid >= @edge - ${STEP_ROWS} AND q.session_id = @sessionId AND q.ts IS NOT NULL ORDER BY q.rowid DESC LIMIT 1`;
+/**
+ * A conversation's entries with a time in parts_session_ts after (`@fromTs`, `@fromRowid`), in the
+ * index's order, by seeks and no sort: those of the same time, then those of a later one. As one row
+ * value, `(ts, rowid) > (@fromTs, @fromRowid)` seeks to the time alone and reads all of that time again
+ * on every step (parts placed together share a time: 3 s in all for 150k of them).
+ */
+const SAME_TS_SQL = `SELECT q.ts, q.rowid FROM parts q INDEXED BY parts_session_ts WHERE q.session_id = @sessionId AND q.ts = @fromTs AND q.rowid > @fromRowid ORDER BY q.rowid LIMIT ${STEP_ROWS}`;
+const LATER_TS_SQL = `SELECT q.ts, q.rowid FROM parts q INDEXED BY parts_session_ts WHERE q.session_id = @sessionId AND q.ts > @fromTs ORDER BY q.ts, q.rowid LIMIT @limit`;
+/** Below every time a part can hold (a JavaScript date's range is ±8.64e15 ms). */
+const BEFORE_ALL: [number, number] = [Number.MIN_SAFE_INTEGER, 0];
+
+/** A look for one stored part's neighbour with a time, one way, as far as its steps have come. */
+interface Look {
+  sessionId: string;
+  rowid: number;
+  /** Whether it looks for the first part after it (else the last before it). */
+  after: boolean;
+  /** Rowids between the part and this one are looked through. */
+  edge: number;
+  /** The conversation's entries up to this (ts, rowid) are read. */
+  entry: [number, number];
+  /** The nearest part with a time (by rowid) among the entries read. */
+  nearest: { rowid: number; ts: number } | null;
+  /** Which side the next step reads: the rowids beside the part, or the conversation's entries. */
+  entriesNext: boolean;
+}
+
+const look = (sessionId: string, rowid: number, after: boolean): Look => ({ sessionId, rowid, after, edge: rowid, entry: BEFORE_ALL, nearest: null, entriesNext: false });
 
 /**
- * placeUntimed over rows already stored, for a part `@rowid` of `@sessionId` stored with no time
- * before capture placed such parts (gateway step 30): the time of the last part before it with one,
- * else of the first after it, among its conversation's rows in the order they were stored (rowid: a
- * file is stored in its order, a batch at a time), or null when its conversation holds no time. A
- * part placed already counts as one with a time: its place is the time the rule carried to it.
- * The neighbour is looked for among the NEAR_ROWS rows stored beside it first (a rowid range: a
- * batch's rows are stored together), then in its conversation's entries of parts_session_ts: a part
- * stored far from its neighbours (a file read again days later) costs its conversation's size, never
- * the store's. What a read from the file's start cannot know is the file: a conversation's lines that
- * came from another file (a copy) are its neighbours too.
+ * placeUntimed over rows already stored, for a part `rowid` of `sessionId` stored with no time before
+ * capture placed such parts (gateway step 30): the time of the last part before it with one, else of
+ * the first after it, among its conversation's rows in the order they were stored (rowid: a file is
+ * stored in its order, a batch at a time), or null when its conversation holds no time. A part placed
+ * already counts as one with a time: its place is the time the rule carried to it. What a read from
+ * the file's start cannot know is the file: a conversation's lines that came from another file (a
+ * copy) are its neighbours too.
+ *
+ * No index orders a conversation's parts by rowid, and the one statement that found the neighbour
+ * sorted the conversation's entries (15–20 ms of CPU for a 150k-part conversation, 40–80 ms on a busy
+ * machine: past a piece's time, and a piece cannot stop inside a statement). So the neighbour is looked for a step at a time, from two
+ * sides in turn, and the look ends at whichever ends first: the store's rowids going away from the
+ * part (STEP_ROWS at a time; the first is the rows stored with it, where a batch's neighbour is), which
+ * ends at the neighbour, however far; and the conversation's entries with a time in parts_session_ts
+ * (STEP_ROWS at a time, by seek), which ends once all are read. A part stored far from its neighbours
+ * (a file read again days later) costs about twice the fewer of the two (both long: 150k entries and
+ * 300k rowids away, 60 ms of CPU in 300 steps, where the sort took 20 ms in one), and every step's
+ * cost is bounded. A look stopped in is kept in memory only: after a restart it starts over.
  */
-export const STORED_PLACE_SQL = `SELECT COALESCE(${nearSql('<', 'DESC')}, ${farSql('<', 'DESC')}, ${nearSql('>', 'ASC')}, ${farSql('>', 'ASC')})`;
+export class StoredPlaces {
+  readonly #beside;
+  readonly #entries;
+  readonly #span;
+  /** The look a piece stopped inside, resumed when the next asks for the same part. */
+  #kept: Look | null = null;
+
+  constructor(db: Db) {
+    this.#beside = { before: db.prepare(besideSql(false)).pluck(), after: db.prepare(besideSql(true)).pluck() };
+    this.#entries = { sameTs: db.prepare(SAME_TS_SQL).raw(), laterTs: db.prepare(LATER_TS_SQL).raw() };
+    this.#span = db.prepare('SELECT IFNULL((SELECT MIN(rowid) FROM parts), 0), IFNULL((SELECT MAX(rowid) FROM parts), 0)').raw();
+  }
+
+  /**
+   * The place of part `rowid` of `sessionId`, looked for a step at a time until found or `held()`:
+   * undefined when held first (ask again for the same part: the look resumes where it stopped).
+   */
+  placeOf(sessionId: string, rowid: number, held: () => boolean): number | null | undefined {
+    const kept = this.#kept;
+    let current = kept !== null && kept.sessionId === sessionId && kept.rowid === rowid ? kept : look(sessionId, rowid, false);
+    this.#kept = null;
+    for (;;) {
+      const found = this.#step(current);
+      if (found === null && !current.after) current = look(sessionId, rowid, true);
+      else if (found !== undefined) return found;
+      if (held()) {
+        this.#kept = current;
+        return undefined;
+      }
+    }
+  }
+
+  /** One step of a look: the neighbour's time, null when there is none that way, undefined when not known yet. */
+  #step(current: Look): number | null | undefined {
+    const entries = current.entriesNext;
+    current.entriesNext = !entries;
+    return entries ? this.#entriesStep(current) : this.#besideStep(current);
+  }
+
+  #besideStep(current: Look): number | null | undefined {
+    const ts = (current.after ? this.#beside.after : this.#beside.before).get({ sessionId: current.sessionId, edge: current.edge }) as number | undefined;
+    if (ts !== undefined) return ts;
+    current.edge += current.after ? STEP_ROWS : -STEP_ROWS;
+    const [first, last] = this.#span.get() as [number, number];
+    return (current.after ? current.edge >= last : current.edge <= first) ? null : undefined;
+  }
+
+  #entriesStep(current: Look): number | null | undefined {
+    const from = { sessionId: current.sessionId, fromTs: current.entry[0], fromRowid: current.entry[1] };
+    const rows = this.#entries.sameTs.all(from) as Array<[number, number]>;
+    if (rows.length < STEP_ROWS) rows.push(...(this.#entries.laterTs.all({ ...from, limit: STEP_ROWS - rows.length }) as Array<[number, number]>));
+    for (const [ts, rowid] of rows) {
+      const nearer = current.after ? rowid > current.rowid && rowid < (current.nearest?.rowid ?? Infinity) : rowid < current.rowid && rowid > (current.nearest?.rowid ?? -Infinity);
+      if (nearer) current.nearest = { rowid, ts };
+    }
+    if (rows.length < STEP_ROWS) return current.nearest?.ts ?? null;
+    current.entry = rows[rows.length - 1]!;
+    return undefined;
+  }
+}

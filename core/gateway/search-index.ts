@@ -5,7 +5,7 @@ import { inTransaction, type Db } from '../store/index.js';
 import { cjkAppendix, hasCjk } from './cjk.js';
 import { PieceSize, PieceWindow } from './pace.js';
 import { TOOL_RESULT_ROLE } from '../transcripts/index.js';
-import { STORED_PLACE_SQL } from './placed.js';
+import { StoredPlaces } from './placed.js';
 
 /**
  * The full-text index over parts (search_fts, migration 3) and everything that keeps it exact: the
@@ -449,6 +449,15 @@ export class SearchSyntaxError extends Error {
   }
 }
 
+/**
+ * What names the conversation a placing piece stopped inside (search_state holds integers): its
+ * sessions rowid and its id, hashed to 48 bits. Neither alone: a conversation stored after the last
+ * one was deleted takes its rowid (and its parts' rowids), and one read again keeps its id.
+ */
+function placeKey(sessionRowid: number, sessionId: string): number {
+  return createHash('sha256').update(`${sessionRowid}:${sessionId}`).digest().readUIntBE(0, 6);
+}
+
 export class SearchIndex {
   readonly #db: Db;
   readonly #lastRowid;
@@ -481,7 +490,7 @@ export class SearchIndex {
   readonly #structure;
   readonly #placeSessions;
   readonly #untimedOf;
-  readonly #placeOf;
+  readonly #places;
   readonly #setPlace;
   readonly #keyed;
   readonly #rekey;
@@ -574,10 +583,10 @@ export class SearchIndex {
        WHERE session_stats.session_id = x.session_id`,
     );
     // Step 30's walk: conversations in a span of sessions' rowids, the parts of one stored with no time
-    // (a NULL ts sorts first in parts_session_ts, by rowid), and the place of one (STORED_PLACE_SQL).
+    // (a NULL ts sorts first in parts_session_ts, by rowid), and the place of one (StoredPlaces).
     this.#placeSessions = db.prepare('SELECT rowid, session_id FROM sessions WHERE rowid > ? AND rowid <= ? ORDER BY rowid LIMIT ?').raw();
     this.#untimedOf = db.prepare('SELECT rowid FROM parts WHERE session_id = ? AND ts IS NULL AND rowid > ? ORDER BY rowid LIMIT ?').pluck();
-    this.#placeOf = db.prepare(STORED_PLACE_SQL).pluck();
+    this.#places = new StoredPlaces(db);
     this.#setPlace = db.prepare('UPDATE parts SET ts = ?, ts_inferred = 1 WHERE rowid = ? AND ts IS NULL');
     this.#keyed = db.prepare(`SELECT m.part_rowid AS rowid, m.fts_rowid AS old, ${KEY_SQL} AS key FROM search_map m JOIN parts p ON p.rowid = m.part_rowid WHERE m.part_rowid IN (${IDS})`);
     this.#rekey = db.prepare('UPDATE OR IGNORE search_map SET fts_rowid = ? WHERE part_rowid = ?');
@@ -822,8 +831,9 @@ export class SearchIndex {
    * upto] in rowid order, at most `maxRows` parts placed (and CHECKS_PER_RETAG times as many
    * conversations looked into, a seek each), and no more than fit in the piece's time (#placeHeld).
    * A piece that stops inside a conversation resumes it after its last part looked at (`place_part`),
-   * if that conversation (`place_session`, its rowid) is still the first left: one deleted meanwhile
-   * (forget, retention) must not lend its part rowid to the next, whose lower untimed parts it would skip.
+   * if that conversation is still the first left (`place_session`, placeKey): one deleted meanwhile
+   * (forget, retention) must not lend its part rowid to the next, whose lower untimed parts it would
+   * skip, even when the next took its rowid (a conversation stored after the last one was deleted).
    * A part whose conversation holds no time stays unplaced. Placed parts that are indexed move to their
    * place's key (#rekeyParts). While FTS5's level 0 is near a crisis merge, the piece merges instead
    * (#nearCrisis). True while conversations are left.
@@ -835,13 +845,16 @@ export class SearchIndex {
     const upto = this.#stateValue('place_upto');
     // Collected first: the connection runs no other statement while one is being read.
     const toPlace = this.#placeSessions.all(cursor, upto, maxRows * CHECKS_PER_RETAG) as Array<[number, string]>;
-    let inside = toPlace[0]?.[0] ?? 0;
-    const resumes = inside === this.#stateValue('place_session');
+    const first = toPlace[0];
+    const resumes = first !== undefined && placeKey(...first) === this.#stateValue('place_session');
     const walked = { after: resumes ? this.#stateValue('place_part') : 0, looked: 0, placed: [] as number[] };
+    let inside = 0;
     for (const [sessionRowid, sessionId] of toPlace) {
-      inside = sessionRowid;
-      // Stopped inside it: the next piece asks it again for parts after the last one looked at.
-      if (!this.#placeIn(sessionId, walked, maxRows, began)) break;
+      if (!this.#placeIn(sessionId, walked, maxRows, began)) {
+        // Stopped inside it: the next piece asks it again for parts after the last one looked at.
+        inside = placeKey(sessionRowid, sessionId);
+        break;
+      }
       [cursor, walked.after] = [sessionRowid, 0];
       if (walked.looked === maxRows || this.#placeHeld(began, walked.placed.length)) break;
     }
@@ -855,12 +868,15 @@ export class SearchIndex {
 
   /** Places a conversation's unplaced parts after `walked.after`, until the piece is full: true when it placed them all. */
   #placeIn(sessionId: string, walked: { after: number; looked: number; placed: number[] }, maxRows: number, began: number): boolean {
+    const held = () => this.#placeHeld(began, walked.placed.length);
     for (const rowid of this.#untimedOf.all(sessionId, walked.after, maxRows - walked.looked) as number[]) {
-      const place = this.#placeOf.get({ rowid, sessionId }) as number | null;
+      const place = this.#places.placeOf(sessionId, rowid, held);
+      // Held inside its look: the next piece asks for this part again, and the look resumes.
+      if (place === undefined) return false;
       if (place !== null && this.#setPlace.run(place, rowid).changes === 1) walked.placed.push(rowid);
       walked.looked += 1;
       walked.after = rowid;
-      if (walked.looked === maxRows || this.#placeHeld(began, walked.placed.length)) return false;
+      if (walked.looked === maxRows || held()) return false;
     }
     return true;
   }
