@@ -7,7 +7,7 @@ import type { WithClient } from './projects.js';
 import { perConversation, spreadPage, type Unlisted } from './search-spread.js';
 import { checkedAlone, type Alone } from './stale.js';
 import { GetSessionOutput, PAGE_CHARS, READ_CHARS, readPartFrom, readSessionPage, readSubagents, SUBAGENTS_CURSOR } from './session-page.js';
-import { defineTool } from './tools.js';
+import { defineTool, READ_ONLY } from './tools.js';
 
 /** Outputs are bounded: a page of hits, a page of messages within PAGE_CHARS (see session-page.ts). */
 const MAX_HITS = 25;
@@ -37,16 +37,17 @@ const searchDate = (end: 'from' | 'to') =>
 const APPS = [...new Set(rootKinds().map((r) => r.kind.label))].join(', ');
 
 /**
- * What `provider` takes, in words: each provider, and each app of one a search narrows to
- * (SEARCH_APPS), so an agent can ask for Claude Desktop's conversations alone. From the registry:
- * "claude (Claude Code and Claude Desktop), claude-desktop (Claude Desktop alone), openclaw, …".
+ * What `provider` takes, in words, beyond what its enum says: each provider of more than one app, and
+ * each app of one a search narrows to (SEARCH_APPS), so an agent can ask for Claude Desktop's
+ * conversations alone. From the registry: "claude: Claude Code and Claude Desktop; claude-desktop:
+ * Claude Desktop alone". A provider of one app (codex) is its name alone.
  */
-const PROVIDER_CHOICES = SEARCH_PROVIDERS.map((id) => {
+const PROVIDER_CHOICES = SEARCH_PROVIDERS.flatMap((id) => {
   const app = searchAppOf(id);
-  if (app !== undefined) return `${id} (${appName(app.provider, app.source)} alone)`;
+  if (app !== undefined) return [`${id}: ${appName(app.provider, app.source)} alone`];
   const apps = [...new Set(rootKinds().filter((r) => r.provider === id).map((r) => r.kind.label))];
-  return apps.length > 1 ? `${id} (${apps.join(' and ')})` : id;
-}).join(', ');
+  return apps.length > 1 ? [`${id}: ${apps.join(' and ')}`] : [];
+}).join('; ');
 
 export const SearchTranscriptsInput = z.strictObject({
   query: z
@@ -54,29 +55,29 @@ export const SearchTranscriptsInput = z.strictObject({
     .max(500)
     .optional()
     .describe('Words, "phrases", prefix*, AND/OR/NOT; identifiers match by piece (parseConfig by config)'),
-  project_key: ProjectKey.optional().describe('A projectKey from list_projects'),
-  repo: RepoId.optional().describe('Projects of OWNER/NAME or github.com/OWNER/NAME'),
+  project_key: ProjectKey.optional().describe('From list_projects'),
+  repo: RepoId.optional().describe('Projects of OWNER/NAME'),
   provider: z.enum(SEARCH_PROVIDERS).optional().describe(PROVIDER_CHOICES),
   session_id: SessionId.optional().describe('One conversation, its subagents included'),
   role: z
     .enum(PART_ROLES)
     .optional()
-    .describe("Alike in every app. user: the person's turns, with text their app wrote for them (see genuine_user_turn); tool: every tool output"),
+    .describe("Alike in every app; user holds text the person's app wrote for them"),
   kind: z
     .enum(SEARCH_KINDS)
     .optional()
-    .describe('text (with agent_message, notice, error, context, compaction…), thinking, tool_use (commands, tool inputs), tool_result'),
+    .describe('text holds agent_message, notice, error, context, compaction…; tool_use: commands, tool inputs'),
   // Only true: the index has no filter for the text an app wrote in the person's name alone (role user, kind text holds both).
   genuine_user_turn: z
     .literal(true, { error: 'genuine_user_turn takes only true (only the person\'s own words); leave it out to search everything' })
     .optional()
-    .describe("The person's own words only: no command echoes, hook output, notifications, summaries, subagent prompts"),
-  from: searchDate('from').optional().describe('At or after: 2026-03-10, 2026-03-10T08:00Z (UTC unless offset) or a span back (30m, 12h, 7d, 2w)'),
+    .describe("Only the person's own words, not their app's (command echoes, hook output, summaries)"),
+  from: searchDate('from').optional().describe('At or after: 2026-03-10, 2026-03-10T08:00Z (UTC unless offset) or a span back (12h, 7d)'),
   to: searchDate('to').optional().describe('At or before, as from; a date alone includes its day'),
-  sort: z.enum(SEARCH_SORTS).optional().describe('Default relevance'),
-  limit: z.number().int().min(1).max(MAX_HITS).optional().describe('Default 10'),
+  sort: z.enum(SEARCH_SORTS).optional().meta({ default: 'relevance' }),
+  limit: z.number().int().min(1).max(MAX_HITS).optional().meta({ default: 10 }),
   // Room for the pins a cursor carries (see pinnedCursor) beside the owner's own, at most 500.
-  cursor: z.string().max(600).optional().describe("The previous page's cursor; same arguments"),
+  cursor: z.string().max(600).optional().describe('From the page before; same arguments'),
 });
 
 const Hit = z.strictObject({
@@ -114,20 +115,17 @@ export const SearchTranscriptsOutput = z.strictObject({
 });
 
 export const GetSessionInput = z.strictObject({
-  session_id: SessionId.describe('A sessionId from search_transcripts'),
-  part_id: z.string().min(1).max(400).optional().describe('A hit’s partId: opens the page holding it (hit: true, ▼ hit), up to 5 messages before it as limit allows'),
+  session_id: SessionId.describe('From search_transcripts'),
+  part_id: z.string().min(1).max(400).optional().describe("A hit's partId: opens the page holding it"),
   cursor: z.string().max(500).optional().describe("A page's cursor (later), before (earlier) or subagentsCursor"),
-  at: z
-    .literal('end')
-    .optional()
-    .describe('"end": the last messages; page back with its before. Not with cursor or part_id'),
+  at: z.literal('end').optional().describe('"end": the last messages; page back with before'),
   limit: z
     .number()
     .int()
     .min(1)
     .max(MAX_MESSAGES)
     .optional()
-    .describe('Entries per page (default 20), a message or tool result each'),
+    .meta({ default: 20, description: 'Entries per page: a message or tool result each' }),
   from_char: z
     .number()
     .int()
@@ -418,14 +416,12 @@ export function registerHistoryTools(server: McpServer, withClient: WithClient):
     {
       title: 'Search past conversations',
       description:
-        `Full-text search of the conversations Steward captured (${APPS}; provider claude-desktop: Claude Desktop alone): ranked hits with sessionId, partId, snippet, role, kind, time. ` +
-        'A hit holds every query word as written (no stemming); if none holds all its plain words, any is searched (too-common ones left out) and the note says so. ' +
-        'Filters alone list their messages newest first. ' +
+        `Full-text search of the conversations Steward captured (${APPS}): ranked hits with sessionId, partId, snippet, role, kind, time. ` +
+        'A hit holds every query word as written (no stemming), else any (the note says so). Filters alone list newest first. ' +
         `While others match, a page shows at most ${perConversation(MAX_HITS)} hits of a conversation, naming the call for the rest. ` +
-        'An unknown session_id, project_key or repo is a not_found error. ' +
-        'Read a hit with get_session (session_id, part_id). Secrets are redacted.',
+        'Read one with get_session. Secrets are redacted.',
       inputSchema: SearchTranscriptsInput,
-      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+      annotations: READ_ONLY,
     },
     checkedAnswer('search_transcripts', SearchTranscriptsOutput, async (input) => {
       const given = unpinnedCursor(input.cursor);
@@ -456,12 +452,10 @@ export function registerHistoryTools(server: McpServer, withClient: WithClient):
     {
       title: 'Read a past conversation',
       description:
-        `One captured conversation's messages in order, paged (at most ${PAGE_CHARS.toLocaleString('en')} characters a page; it says what it left out and how to read on): turns, thinking, tool calls (one-line summary), results. ` +
-        "Entries have speaker and role (search_transcripts' roles). Tool results have countsAsMessage false: the messages count leaves them out, limit counts them. " +
-        "Text the person's app wrote in their name (command echoes, hook output, summaries) has harness set, genuineUserTurn false. " +
-        'The opening page lists subagents by sessionId (later pages: subagentsCursor); read one with get_session. A cut part names the part_id and from_char to read on. Secrets are redacted.',
+        `One captured conversation's messages in order, a page at a time (at most ${PAGE_CHARS.toLocaleString('en')} characters; it says what it left out and how to read on): turns, thinking, tool calls, results, each with speaker and role. ` +
+        "Text the person's app wrote for them has harness set, genuineUserTurn false. The first page lists subagents by sessionId. Secrets are redacted.",
       inputSchema: GetSessionInput,
-      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+      annotations: READ_ONLY,
     },
     checkedAnswer('get_session', GetSessionOutput, async (input) =>
       withClient(async (client) => {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { ConflictView, countOf, failureWords, methods, reasonWords, RegistrationStatus, RepoId, repoMatches, STATE_LABELS } from '../api/index.js';
 import { checkedAnswer } from './answers.js';
 import type { WithClient } from './projects.js';
-import { defineTool } from './tools.js';
+import { defineTool, READ_ONLY } from './tools.js';
 
 const RegistrationFilter = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9:._@+-]{0,199}$/, 'expected a registration id (reg_…) or a legacy registration reference');
 
@@ -99,10 +99,9 @@ export function registerMaintenanceTools(server: McpServer, withClient: WithClie
     {
       title: 'Repository cache status',
       description:
-        'Repository caches (issues, pull requests, wiki, documents) Steward syncs and indexes: per repository registrationId, policy, state, failures with next retry, frontiers (enrolled is not history-complete: check them); open cache conflicts. ' +
-        'No arguments: all. Cache paths are never shown, only a keyed fingerprint.',
+        "The repository caches (issues, pull requests, wiki, documents) Steward syncs and indexes, each with registrationId, policy, state, failures and next retry, frontiers (enrolled is not history-complete); open cache conflicts. Cache paths are never shown.",
       inputSchema: MaintenanceStatusInput,
-      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+      annotations: READ_ONLY,
     },
     checkedAnswer('maintenance_status', MaintenanceStatusOutput, async (filter) =>
       withClient(async (client) => {

@@ -6,7 +6,7 @@ import { isAbsoluteFolder, projectContaining, projectKeyOf } from '../projects/i
 import { clean, notesFolderOf, notesFromAboveWords } from '../sweeper/context/index.js';
 import { checkedAnswer } from './answers.js';
 import { nobodyImports } from './stale.js';
-import { defineTool } from './tools.js';
+import { defineTool, READ_ONLY } from './tools.js';
 
 /**
  * Reaches the owner for one call. `via` says who answers, as the CLI's withClient passes it: `in-process`
@@ -65,9 +65,6 @@ const absoluteFolder = z
   .min(1)
   // A Windows folder is absolute on any system: its transcripts may have been read here.
   .refine(isAbsoluteFolder, { message: 'cwd must be an absolute folder path (from / or a drive letter), such as the current working directory' });
-
-/** Both tools only read, as every read tool says. */
-const READ_ONLY = { readOnlyHint: true, idempotentHint: true, openWorldHint: false } as const;
 
 const ProjectOverviewOutput = z.object({ projectKey: z.string(), name: z.string(), cwd: z.string().nullable(), overview: z.string().nullable(), lastSweepAt: z.number().nullable() });
 
@@ -145,10 +142,10 @@ export function registerProjectTools(server: McpServer, withClient: WithClient, 
     'list_projects',
     {
       title: 'List projects',
-      description: 'Projects (working folders) seen in your agent transcripts, latest activity first, a page at a time: projectKey, name, cwd, sessions, lastActivityAt.',
+      description: 'Projects (working folders) in your agent transcripts, latest activity first: projectKey, name, cwd, sessions, lastActivityAt.',
       inputSchema: {
-        limit: z.number().int().min(1).max(PROJECTS_PAGE_MAX).optional().describe(`Default ${PROJECTS_PAGE}`),
-        cursor: z.string().min(1).max(500).optional().describe('next_cursor of the page before'),
+        limit: z.number().int().min(1).max(PROJECTS_PAGE_MAX).optional().meta({ default: PROJECTS_PAGE }),
+        cursor: z.string().min(1).max(500).optional().describe('next_cursor'),
       },
       annotations: READ_ONLY,
     },
@@ -173,9 +170,8 @@ export function registerProjectTools(server: McpServer, withClient: WithClient, 
     'project_overview',
     {
       title: 'Project overview',
-      description:
-        "Steward's OVERVIEW.md notes for the project holding cwd, as the session-start hook gives them (a project above answers when it has none, and says so): what it is, its state, key decisions, next steps. Read at session start. Unknown folder: not_found.",
-      inputSchema: { cwd: absoluteFolder.describe('An absolute folder, usually the working directory') },
+      description: "Steward's notes on the project holding cwd, as the session-start hook gives them (or a project above's, said so): what it is, its state, key decisions, next steps.",
+      inputSchema: { cwd: absoluteFolder.describe('Absolute, usually the working directory') },
       annotations: READ_ONLY,
     },
     checkedAnswer('project_overview', ProjectOverviewOutput, async ({ cwd }) =>

@@ -1,24 +1,24 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { CLOSEST_IN_MEANING, COLLECTIONS, degradedText, methods, RepositorySearchResult, StewardError, type Params, type Result, type StewardClient } from '../api/index.js';
+import { CLOSEST_IN_MEANING, degradedText, methods, RepositorySearchResult, StewardError, type Params, type Result, type StewardClient } from '../api/index.js';
 import { checkedAnswer } from './answers.js';
 import { ADD_A_REPOSITORY } from './maintenance.js';
 import type { WithClient } from './projects.js';
-import { defineTool } from './tools.js';
+import { defineTool, READ_ONLY } from './tools.js';
 
 const params = methods['Repository.Search'].params.shape;
 
 /** Agent-facing input: the contract's filters, snake-cased; a repository is named, never a path. */
 export const SearchRepositoryInput = z.strictObject({
   repo: params.repo.describe('OWNER/NAME, an alias or HOST/OWNER/NAME'),
-  query: params.query.describe('Words: an error message, a symptom, a feature'),
-  collection: z.enum([...COLLECTIONS, 'documents']).optional().describe('Only one collection'),
+  query: params.query.describe('An error message, a symptom, a feature'),
+  collection: params.collection,
   state: params.state.describe('e.g. open, closed'),
-  author: params.author.describe("The item's or comment's author login"),
-  label: params.label.describe('An item label'),
-  updated_after: z.number().int().min(0).optional().describe('Updated at or after (epoch ms)'),
-  updated_before: z.number().int().min(0).optional().describe('Updated before (epoch ms)'),
-  limit: z.number().int().min(1).max(50).optional().describe('Default 10'),
+  author: params.author.describe('Login'),
+  label: params.label,
+  updated_after: params.from.describe('Epoch ms, at or after'),
+  updated_before: params.to.describe('Epoch ms'),
+  limit: params.limit,
 });
 
 export const SearchRepositoryOutput = RepositorySearchResult;
@@ -66,11 +66,9 @@ export function registerRepositoryTools(server: McpServer, withClient: WithClien
     {
       title: 'Search a repository',
       description:
-        'Searches a repository cache Steward maintains (issues, pull requests, comments, wiki, documents) by words and meaning. ' +
-        'Hits: collection, number, title, snippet, score, state, author, link. degraded: ranked by words only; wordMatches 0: hits are only close in meaning. ' +
-        'A name two hosts share: error repository_ambiguous, listing each HOST/OWNER/NAME.',
+        "Searches a repository cache Steward keeps (maintenance_status) by words and meaning: hits with collection, number, title, snippet, state, author, link. degraded: by words only; wordMatches 0: only close in meaning.",
       inputSchema: SearchRepositoryInput,
-      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+      annotations: READ_ONLY,
     },
     checkedAnswer('search_repository', SearchRepositoryOutput, async (input) =>
       withClient(async (client) => {

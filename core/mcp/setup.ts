@@ -19,7 +19,7 @@ import {
 } from '../api/index.js';
 import { checkedAnswer } from './answers.js';
 import type { WithClient } from './projects.js';
-import { defineTool } from './tools.js';
+import { defineTool, READ_ONLY } from './tools.js';
 
 /** Answers a plan without an owner, read-only, or undefined when an owner runs (then the owner answers). */
 export type PlanHere = (request: SetupRequest) => Promise<SetupPlan | undefined>;
@@ -41,29 +41,34 @@ const Target = {
 /**
  * What each of Target's arguments means, said once, in maintenance_plan: enable_cache_maintenance takes
  * the plan's own arguments back, and tools/list is paid for in every agent session (tools-list-budget).
+ * An argument its name and type say in full (collections, an enum of them) is left without words.
  */
-const TARGET_WORDS: Record<keyof typeof Target, string> = {
-  repo: 'OWNER/NAME on its forge (or registration_id)',
-  forge: 'Default github',
-  base_url: 'API root if not the default (GitHub Enterprise, Gitea/Forgejo); https',
-  registration_id: 'An existing registration to change',
-  sync: 'head: recent changes; head-and-backfill: all history too',
-  collections: 'Collections to keep',
-  rag: 'maintain: keep a search index',
-  profile: 'Embedding profile name',
-  service_install: 'false: no start at login (only a person confirms one)',
-  model_download: 'false: no model download (a missing model then blocks)',
+const TARGET_WORDS: Partial<Record<keyof typeof Target, { description?: string; default?: string }>> = {
+  repo: { description: 'OWNER/NAME (or registration_id)' },
+  forge: { default: 'github' },
+  base_url: { description: 'https API root of GitHub Enterprise, Gitea, Forgejo' },
+  registration_id: { description: 'A registration to change' },
+  sync: { description: 'head: recent changes; head-and-backfill: all history too' },
+  rag: { description: 'maintain: keep a search index' },
+  profile: { description: 'Embedding profile name' },
+  service_install: { description: 'false: no start at login' },
+  model_download: { description: 'false: none (a missing model then blocks)' },
 };
 
-const described = Object.fromEntries(Object.entries(Target).map(([name, schema]) => [name, schema.describe(TARGET_WORDS[name as keyof typeof Target])])) as typeof Target;
+const described = Object.fromEntries(
+  Object.entries(Target).map(([name, schema]) => {
+    const words = TARGET_WORDS[name as keyof typeof Target];
+    return [name, words ? schema.meta(words) : schema];
+  }),
+) as typeof Target;
 
 export const MaintenancePlanInput = z.strictObject(described);
 export const EnableMaintenanceInput = z.strictObject({
   ...Target,
-  plan_id: z.string().min(1).max(200).describe('From maintenance_plan, for exactly these arguments'),
-  idempotency_key: IdempotencyKey.describe('Reuse it only to retry the same request'),
-  write_mode: z.literal('live').describe('Must be "live"'),
-  wait_for_first_pass: z.boolean().optional().describe('Wait for the first sync pass (default: answer once enrolled)'),
+  plan_id: z.string().min(1).max(200),
+  idempotency_key: IdempotencyKey.describe('Reuse only to retry the same request'),
+  write_mode: z.literal('live'),
+  wait_for_first_pass: z.boolean().optional().meta({ default: false }),
 });
 
 const Effect = z.strictObject({ class: z.enum(EFFECT_CLASSES), description: z.string(), needs_person: z.boolean() });
@@ -154,10 +159,10 @@ export function registerSetupTools(server: McpServer, withClient: WithClient, pl
     {
       title: 'Plan cache maintenance',
       description:
-        "What syncing and indexing a repository's cache (issues, pull requests, comments, wiki), or changing a registration, would do: " +
-        'plan_id, status, effects (needs_person: a person must confirm), data boundary, blockers with remedy, the command a person runs.',
+        "What keeping a repository's cache synced and indexed, or changing a registration, would do, changing nothing: " +
+        'plan_id, status, effects (needs_person: a person must confirm), data boundary, blocker and remedy, the command a person runs.',
       inputSchema: MaintenancePlanInput,
-      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+      annotations: READ_ONLY,
     },
     checkedAnswer('maintenance_plan', MaintenancePlanOutput, async (input) => {
       // Read-only: with no owner running, the plan comes from what exists, never from stores opened (and created) here.
@@ -178,10 +183,11 @@ export function registerSetupTools(server: McpServer, withClient: WithClient, pl
     {
       title: 'Enable cache maintenance',
       description:
-        "Applies a maintenance_plan plan (that plan's arguments, described there, and its plan_id): enrolls the repository, starts its first sync. " +
-        'Never installs a service or downloads a model: such a plan answers confirmation_required and handoff, the command a person runs. Error stale_plan: plan again.',
+        "Applies a maintenance_plan plan (its arguments, described there, and plan_id): enrolls the repository, starts its first sync. " +
+        'A plan needing a service or a model download answers confirmation_required and handoff, the command a person runs. stale_plan: plan again.',
       inputSchema: EnableMaintenanceInput,
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      // Not read-only, MCP's default.
+      annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     checkedAnswer('enable_cache_maintenance', EnableMaintenanceOutput, async (input) => {
       try {

@@ -28,6 +28,12 @@ interface StewardTool {
   run: ToolHandler;
 }
 
+/**
+ * The annotations of a tool that only reads Steward's own stores. MCP reads idempotentHint and
+ * destructiveHint only of a tool that writes, so a read tool leaves them out.
+ */
+export const READ_ONLY: ToolAnnotations = { readOnlyHint: true, openWorldHint: false };
+
 /** The tools of each server made by stewardMcpServer, by name, as its tools/call handler finds them. */
 const TOOLS = new WeakMap<McpServer, Map<string, StewardTool>>();
 
@@ -96,21 +102,32 @@ function answerToolCalls(server: McpServer, tools: ReadonlyMap<string, StewardTo
 
 /**
  * A tool as tools/list gives it: the SDK's listing of it (its JSON Schema made as the SDK makes it)
- * without what tells an agent nothing, since every agent session pays for tools/list in its context:
- * `$schema` (draft-07, which reads these schemas' keywords as 2020-12 does, MCP's reading of a schema
- * that names none) and `execution` (taskSupport forbidden, what MCP reads where it is absent).
+ * without what tells an agent nothing, since every agent session pays for tools/list in its context
+ * (tools-list-budget): `$schema` (draft-07, which reads these schemas' keywords as 2020-12 does, MCP's
+ * reading of a schema that names none), `execution` (taskSupport forbidden, what MCP reads where it is
+ * absent) and each argument's guards against runaway input (leanArgument). `additionalProperties: false`
+ * stays (about 30 characters a tool): the listing then names every argument a call may pass, and
+ * clients that hold tools to strict schemas need it.
  */
 function listed(name: string, { registered, input }: StewardTool): Tool {
   const { $schema: _draft, properties, ...schema } = toJsonSchemaCompat(input, { strictUnions: true, pipeStrategy: 'input' });
-  const args = Object.fromEntries(Object.entries((properties ?? {}) as Record<string, Record<string, unknown>>).map(([arg, s]) => [arg, withoutSafeBounds(s)]));
+  const args = Object.fromEntries(Object.entries((properties ?? {}) as Record<string, Record<string, unknown>>).map(([arg, s]) => [arg, leanArgument(s)]));
   const { title, description, annotations, _meta } = registered;
   return { name, title, description, inputSchema: { ...schema, type: 'object', properties: args }, annotations, ...(_meta ? { _meta } : {}) };
 }
 
-/** zod writes the safe-integer bounds of every integer (maximum 9007199254740991): no limit anyone set, so not one to list. */
-function withoutSafeBounds(schema: Record<string, unknown>): Record<string, unknown> {
-  const { minimum, maximum, ...rest } = schema;
-  return { ...rest, ...(minimum !== Number.MIN_SAFE_INTEGER && minimum !== undefined ? { minimum } : {}), ...(maximum !== Number.MAX_SAFE_INTEGER && maximum !== undefined ? { maximum } : {}) };
+/**
+ * Keywords of an argument's schema left out of tools/list. A string's or a list's length and a string's
+ * pattern guard against runaway or hostile input, not an honest call: its description says the shape in
+ * words ("OWNER/NAME"), and a call past one is refused saying what was expected (paramsWords). A number's
+ * bounds stay: they are the page sizes an agent chooses within.
+ */
+const GUARDS = new Set(['pattern', 'minLength', 'maxLength', 'minItems', 'maxItems']);
+
+/** An argument as listed: without GUARDS (in a list's items too), and without zod's safe-integer bounds, which no one set. */
+function leanArgument(schema: Record<string, unknown>): Record<string, unknown> {
+  const kept = Object.entries(schema).filter(([key, value]) => !GUARDS.has(key) && !(key === 'minimum' && value === Number.MIN_SAFE_INTEGER) && !(key === 'maximum' && value === Number.MAX_SAFE_INTEGER));
+  return Object.fromEntries(kept.map(([key, value]) => [key, key === 'items' && typeof value === 'object' && value !== null ? leanArgument(value as Record<string, unknown>) : value]));
 }
 
 /** Steward answers tools/list itself, as it answers tools/call, from the tools defineTool registered (see listed). */

@@ -148,7 +148,9 @@ describe('search_transcripts narrows to Claude Desktop', () => {
     expect(await sessions({ query: 'desktop', provider: 'claude' })).toEqual([PARENT, 'dk-1'].sort());
     const { tools } = await client.listTools();
     const search = tools.find((t) => t.name === 'search_transcripts')!;
-    expect(search.description).toMatch(/claude-desktop/);
-    expect((search.inputSchema.properties as Record<string, { enum?: string[]; description?: string }>).provider).toMatchObject({ enum: expect.arrayContaining(['claude', 'claude-desktop']) as unknown });
+    expect((search.inputSchema.properties as Record<string, { enum?: string[]; description?: string }>).provider).toMatchObject({
+      enum: expect.arrayContaining(['claude', 'claude-desktop']) as unknown,
+      description: expect.stringMatching(/claude-desktop: Claude Desktop alone/) as unknown,
+    });
   });
 });

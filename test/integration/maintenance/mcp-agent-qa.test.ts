@@ -105,7 +105,8 @@ describe('maintenance_status in plain words', () => {
 describe('list_projects and project_overview', () => {
   it('are annotated read-only like every other read tool', async () => {
     const { tools } = await client.listTools();
-    for (const name of ['list_projects', 'project_overview']) expect(tools.find((t) => t.name === name)!.annotations, name).toMatchObject({ readOnlyHint: true, idempotentHint: true, openWorldHint: false });
+    // idempotentHint is MCP's only for a tool that writes: a read tool leaves it out (READ_ONLY).
+    for (const name of ['list_projects', 'project_overview']) expect(tools.find((t) => t.name === name)!.annotations, name).toEqual({ readOnlyHint: true, openWorldHint: false });
   });
 
   it('pages list_projects by last activity, newest first, with a cursor for the rest', async () => {
