@@ -54,6 +54,6 @@ export {
   STATE_LABELS,
   tokenNameOf,
 } from './maintenance-words.js';
-export { COMPACTION_FOLD, COMPACTION_SPEAKER, foldLine, imageLine, isCompactionSummary, isSummaryMessage, kindLabel, MAIN_AGENT, outputLinesWords, partFold, REWOUND_LINE, rewoundMarks, roleWord, ROLE_WORDS, TOOL_OUTPUT, type PartFold } from './part-words.js';
+export { COMPACTION_FOLD, COMPACTION_SPEAKER, foldLine, imageLine, isCompactionSummary, isSummaryMessage, kindLabel, MAIN_AGENT, outputLinesWords, partFold, resultImageLines, resultImagesLine, REWOUND_LINE, rewoundMarks, roleWord, ROLE_WORDS, TOOL_OUTPUT, type PartFold } from './part-words.js';
 export { SessionSummary, ParentKind, SessionPart, SessionMessage, SessionSubagent, SessionExport, SessionExportPiece, harnessLine, hitLine, hitLineFrom, hitSpeaker, messageSpeaker, SESSION_MISSING, missingError, missingOf, pageCountWords, partHolderOf, type SessionMissing } from './sessions.js';
 export { FORGET_VIA, type ForgetVia, ForgetCover, Tombstone, ForgetResult, ScrubResult, ScrubStatus } from './forget.js';

@@ -117,7 +117,46 @@ export function imageLine(image: { mediaType: string | null; bytes: number }): s
   return words.length > 0 ? words.join(', ') : null;
 }
 
-const LINE_COUNTS = new Intl.NumberFormat('en');
+// Made at first use (the first Intl object loads ICU, as words.ts says): a format of LINE_COUNTS' own.
+let lineCounts: Intl.NumberFormat | undefined;
+const LINE_COUNTS = { format: (n: number) => (lineCounts ??= new Intl.NumberFormat('en')).format(n) };
+
+/** An image as capture kept it: its type and decoded size (a size of 0 is one not recorded). */
+interface ImageFacts {
+  mediaType: string | null;
+  bytes: number;
+}
+
+/** "1 image", "2 images". */
+const imagesWords = (n: number) => `${LINE_COUNTS.format(n)} ${n === 1 ? 'image' : 'images'}`;
+
+/** Images whose type and size a tool result's one line says; the rest it counts ("and 2 more"). */
+const LINE_IMAGES = 3;
+
+/**
+ * What a tool result of images and no text returned, as its fold's one line says it: how many, and
+ * each one's type and size where capture kept them ("2 images: PNG, 34 KB; JPEG, 1.2 MB"); the count
+ * alone for a result stored before capture kept them ("2 images"). The panel, the CLI, MCP and the exports say it so.
+ */
+export function resultImagesLine(count: number, facts: readonly ImageFacts[] = []): string {
+  const said = facts.map(imageLine).filter((line) => line !== null);
+  const total = Math.max(count, facts.length);
+  if (said.length === 0) return imagesWords(total);
+  const more = total - Math.min(said.length, LINE_IMAGES);
+  return `${imagesWords(total)}: ${said.slice(0, LINE_IMAGES).join('; ')}${more > 0 ? `; and ${LINE_COUNTS.format(more)} more` : ''}`;
+}
+
+/**
+ * A tool result's images where they sit, under it: each one the placeholder an image part is
+ * ("Image · PNG, 34 KB"); those capture only counted (a result stored before it kept their facts, or
+ * past its cap) as their count ("2 images", "3 more images"). Empty when it returned none.
+ */
+export function resultImageLines(count: number, facts: readonly ImageFacts[] = []): string[] {
+  const lines = facts.map((image) => foldLine(partFold({ kind: 'image', summary: null, text: null, image })));
+  const rest = count - facts.length;
+  if (rest > 0) lines.push(facts.length > 0 ? `${LINE_COUNTS.format(rest)} more ${rest === 1 ? 'image' : 'images'}` : imagesWords(rest));
+  return lines;
+}
 
 /**
  * How many lines a tool's output has, as its fold's line opens ("3,001 lines"). Of an output Steward

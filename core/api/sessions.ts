@@ -92,6 +92,12 @@ export const SessionPart = z.strictObject({
    */
   images: count.optional(),
   /**
+   * Each image a tool result returned, in order, by its type and decoded size (the first 32; `images`
+   * counts them all). Absent when it returned none, and for a result stored before capture kept them
+   * (it has only `images`).
+   */
+  resultImages: z.array(z.strictObject({ mediaType: z.string().nullable(), bytes: count })).optional(),
+  /**
    * The person rewound the conversation to before this part's turn (Gemini CLI's rewind): the agent
    * went on without it, and Steward keeps it, marked. Absent otherwise (see REWOUND_LINE, rewoundMarks).
    */

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { countOf, cutShortWords, foldLine, harnessLine, joinedContext, messageSpeaker, partFold, REWOUND_LINE, rewoundMarks, StewardError, subagentPlaces, subagentsAt, timeSpan, withoutBlankEnds, type ForgetKind, type SessionExport, type SessionExportPiece, type SessionMessage, type SessionPart, type SessionSummary } from '../api/index.js';
+import { countOf, cutShortWords, foldLine, harnessLine, joinedContext, messageSpeaker, partFold, resultImageLines, REWOUND_LINE, rewoundMarks, StewardError, subagentPlaces, subagentsAt, timeSpan, withoutBlankEnds, type ForgetKind, type SessionExport, type SessionExportPiece, type SessionMessage, type SessionPart, type SessionSummary } from '../api/index.js';
 import { pacer, turn, type Pace } from '../gateway/index.js';
 import type { Redactor } from '../secrets/index.js';
 import { exportFileName } from './export-name.js';
-import { groupMessages, resultImagesLine, withCountMark } from './messages.js';
+import { groupMessages, withCountMark } from './messages.js';
 import { redactParts } from './redaction.js';
 import type { SessionsView } from './sessions.js';
 
@@ -79,9 +79,11 @@ function partMarkdown(part: SessionPart, harness: string | undefined): string {
       return `**Tool call** ${markdownText(part.summary ?? part.toolName ?? '')}\n\n${fence(text, inputLanguage(text))}${cut}`;
     case 'tool_result': {
       const output = part.output ?? text;
-      // A result of only images (a screenshot) names them rather than fencing nothing.
-      const body = part.images !== undefined && output.trim() === '' ? `_[${resultImagesLine(part.images)}]_` : fence(output);
-      return `**Tool result**${resultNote(part)}\n\n${body}${cut}`;
+      // Its images (a screenshot) under it, each said as the panel says it; a result of only images
+      // names them rather than fencing nothing.
+      const images = resultImageLines(part.images ?? 0, part.resultImages).map((line) => `_[${markdownText(line)}]_`);
+      const body = images.length > 0 && output.trim() === '' ? '' : `${fence(output)}${cut}`;
+      return `**Tool result**${resultNote(part)}\n\n${[body, ...images].filter((b) => b !== '').join('\n\n')}`;
     }
     case 'image':
       return `_[${markdownText(foldLine(partFold(part)))}]_`;

@@ -1,4 +1,4 @@
-import { commandLine, commandText, countOf, outputLinesWords, partFold, patchedFiles, readToolResult, toolArgumentKeys, wholeAt, type SessionMessage, type SessionPart, type ToolResultReading } from '../api/index.js';
+import { commandLine, commandText, outputLinesWords, partFold, patchedFiles, readToolResult, resultImagesLine, toolArgumentKeys, wholeAt, type SessionMessage, type SessionPart, type ToolResultReading } from '../api/index.js';
 import type { OrderedPart } from '../gateway/index.js';
 import { countsAsMessage, startsMessage } from '../transcripts/index.js';
 
@@ -190,21 +190,33 @@ export function wrappedOutput(provider: string, text: string): string | null {
   return readResult(provider, text, {}).output;
 }
 
+type ResultImages = NonNullable<SessionPart['resultImages']>;
+
 /**
- * What a tool result of images and no text returned ("1 image", "2 images"): capture counts its images
- * (meta `images`) and keeps no type or size of them, so the count is all there is to say. The fold's
- * line and the Markdown export's both say it so.
+ * A tool result's images as capture kept them (meta `imageFacts`: each one's type and decoded size),
+ * in order; an entry of a shape capture never writes is left out rather than said as a wrong size.
+ * Empty for a result stored before capture kept them: its `images` count is then all there is.
  */
-export function resultImagesLine(images: number): string {
-  return countOf(images, 'image');
+function resultImagesOf(facts: unknown): ResultImages {
+  if (!Array.isArray(facts)) return [];
+  const images: ResultImages = [];
+  for (const fact of facts) {
+    if (fact === null || typeof fact !== 'object') continue;
+    const { media_type: mediaType, bytes } = fact as Json;
+    const size = num(bytes);
+    if (size === null || size < 0 || !Number.isInteger(size)) continue;
+    images.push({ mediaType: str(mediaType), bytes: size });
+  }
+  return images;
 }
 
 /**
  * `cutShort`: Steward kept only the output's start, so its lines are counted as a floor (outputLinesWords).
- * `images`: how many images it returned; said in place of "no output" when it returned no text.
+ * `images`: how many images it returned, and the facts kept of them; said in place of "no output"
+ * when it returned no text (resultImagesLine: "2 images: PNG, 34 KB; JPEG, 1.2 MB").
  */
-function toolResultSummary({ body, exitCode }: ToolResultReading, failed: boolean, cutShort: boolean, images: number): string {
-  const nothing = images > 0 ? resultImagesLine(images) : 'no output';
+function toolResultSummary({ body, exitCode }: ToolResultReading, failed: boolean, cutShort: boolean, images: number, facts: ResultImages): string {
+  const nothing = images > 0 ? resultImagesLine(images, facts) : 'no output';
   if (failed) return `${exitCode !== null ? `exit code ${exitCode}` : 'failed'}: ${firstLine(body, 120) || nothing}`;
   const lines = body.split('\n').filter((l) => l.trim() !== '').length;
   return lines === 0 ? nothing : `${outputLinesWords(lines, cutShort)}: ${firstLine(body, 120)}`;
@@ -265,7 +277,9 @@ export function partView(part: OrderedPart, provider: string): SessionPart {
   // A command that exited non-zero failed, whatever its agent's status said (Gemini's says success).
   const exitCode = result?.exitCode ?? null;
   const isError = meta.isError === true || (exitCode !== null && exitCode !== 0);
-  const images = result !== null ? (num(meta.images) ?? 0) : 0;
+  const resultImages = result !== null ? resultImagesOf(meta.imageFacts) : [];
+  // The count covers every image, those past capture's cap on facts too.
+  const images = result !== null ? Math.max(num(meta.images) ?? 0, resultImages.length) : 0;
   let summary: string | null = null;
   let image: SessionPart['image'] = null;
   let slashCommand: string | null = null;
@@ -274,7 +288,7 @@ export function partView(part: OrderedPart, provider: string): SessionPart {
     slashCommand = slashCommandOf(part.text ?? '');
     summary = harnessSummary(part.text ?? '', slashCommand);
   } else if (part.kind === 'tool_use') summary = toolUseSummary(toolName, callInput(part.text), part.text);
-  else if (result) summary = toolResultSummary(result, isError, truncated !== null, images);
+  else if (result) summary = toolResultSummary(result, isError, truncated !== null, images, resultImages);
   else if (part.kind === 'thinking') summary = firstLine(part.text, 120) || partFold({ kind: 'thinking', summary: null, text: null }).summary;
   else if (part.kind === 'image') {
     image = { mediaType: str(meta.media_type), bytes: num(meta.bytes) ?? 0 };
@@ -302,6 +316,7 @@ export function partView(part: OrderedPart, provider: string): SessionPart {
     ...(exitCode !== null ? { exitCode } : {}),
     ...(result !== null && result.output !== null ? { output: result.output } : {}),
     ...(images > 0 ? { images } : {}),
+    ...(resultImages.length > 0 ? { resultImages } : {}),
     // Capture's mark on a turn the person rewound past (Gemini CLI): every other part reads as before.
     ...(meta.rewound === true ? { rewound: true as const } : {}),
   };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { asksToolOutput, COMPACTION_FOLD, countOf, EMPTY_MESSAGE_KIND, isBlankText, withoutBlankEnds, StewardError, cutShortWords, foldLine, harnessLine, isCompactionSummary, kindLabel, messageSpeaker, pageCountWords, partFold, partRoleOf, REWOUND_LINE, rewoundMarks, subagentPlaces, subagentsAt, wholeAt, type Result, type SessionSubagent } from '../api/index.js';
+import { asksToolOutput, COMPACTION_FOLD, countOf, EMPTY_MESSAGE_KIND, isBlankText, withoutBlankEnds, StewardError, cutShortWords, foldLine, harnessLine, isCompactionSummary, kindLabel, messageSpeaker, pageCountWords, partFold, partRoleOf, resultImagesLine, REWOUND_LINE, rewoundMarks, subagentPlaces, subagentsAt, wholeAt, type Result, type SessionPart, type SessionSubagent } from '../api/index.js';
 
 /**
  * The bound of a get_session answer: its text, and its structuredContent as JSON, are each at most
@@ -53,6 +53,11 @@ const Part = z.strictObject({
   harness: z.string().optional(),
   /** The length of the text Steward captured, where it stored only its start (as the export says it). */
   truncatedFrom: z.number().int().optional(),
+  /**
+   * The images a tool result returned beside its text, in one line ("2 images: PNG, 34 KB; JPEG,
+   * 1.2 MB"; a few said, the rest counted); absent where it returned none, or only images (its summary says them).
+   */
+  images: z.string().optional(),
 });
 
 /** A subagent where it started: read it with get_session and its sessionId. */
@@ -219,8 +224,8 @@ function messageRole(m: Result<'Sessions.Get'>['messages'][number]): string | nu
  * A part for the page, its fields that would be null left out, and its summary where it is its text:
  * the same words twice, or `null` six times a part, were most of a page's tokens.
  */
-function pagePart(fields: { partId: string; kind: string; text: string | null; summary: string | null; toolName: string | null; role: 'tool' | undefined; isError: boolean; exitCode: number | null; genuineUserTurn: boolean; harness: string | null; truncatedFrom: number | null; hit: boolean }): PagePart {
-  const { text, summary, toolName, role, exitCode, harness, truncatedFrom, hit } = fields;
+function pagePart(fields: { partId: string; kind: string; text: string | null; summary: string | null; toolName: string | null; role: 'tool' | undefined; isError: boolean; exitCode: number | null; genuineUserTurn: boolean; harness: string | null; truncatedFrom: number | null; images: string | null; hit: boolean }): PagePart {
+  const { text, summary, toolName, role, exitCode, harness, truncatedFrom, images, hit } = fields;
   return {
     partId: fields.partId,
     kind: fields.kind,
@@ -233,6 +238,7 @@ function pagePart(fields: { partId: string; kind: string; text: string | null; s
     genuineUserTurn: fields.genuineUserTurn,
     ...(harness !== null ? { harness } : {}),
     ...(truncatedFrom !== null ? { truncatedFrom } : {}),
+    ...(images !== null ? { images } : {}),
     ...(hit ? { hit: true as const } : {}),
   };
 }
@@ -297,12 +303,23 @@ function prepare(result: Result<'Sessions.Get'>, redact: Redact, atEnd = false, 
           genuineUserTurn: p.genuineUserTurn,
           harness: harness === undefined ? null : line(harness),
           truncatedFrom: p.truncatedFrom,
+          images: line(imagesBeside(p, text)),
           hit: p.partId === hit,
         });
       }),
     };
   });
   return { head, messages };
+}
+
+/**
+ * A tool result's images where it has text too (a screenshot beside "Saved screenshot.png"), in the
+ * words of its line had it returned only them (resultImagesLine): a few said, the rest counted, so a
+ * result of a thousand images is one short line. A result of only images is said by its summary.
+ */
+function imagesBeside(p: SessionPart, text: string | null): string | null {
+  if (p.kind !== 'tool_result' || !p.images || (text ?? '').trim() === '') return null;
+  return resultImagesLine(p.images, p.resultImages);
 }
 
 /**
@@ -367,6 +384,12 @@ function toolHeading(p: PagePart, body: string): string {
   return p.exitCode !== undefined ? ` exit code ${p.exitCode}` : ' failed';
 }
 
+/** A result's label line with its images (imagesBeside) after what it says: on the label, never read as its output. */
+function withImages(heading: string, p: PagePart): string {
+  if (p.images === undefined) return heading;
+  return heading === '' ? ` ${p.images}` : `${heading} · ${p.images}`;
+}
+
 /**
  * A result's summary without the first line it quotes ("85 lines: [00000] PASS …" → "85 lines"), where
  * the body under it opens with that line: said once, not twice.
@@ -391,7 +414,7 @@ function shownText(p: PagePart): string {
   if (p.kind === 'tool_result' || p.kind === 'tool_use') {
     // Blank lines before and after the body are not shown, and an empty body adds no line (the JSON keeps the text).
     const body = withoutBlankEnds(p.text ?? '');
-    return `[${kindLabel(p.kind) ?? p.kind}]${toolHeading(p, body)}${body === '' ? '' : `\n${body}`}${capturedNote(p)}`;
+    return `[${kindLabel(p.kind) ?? p.kind}]${withImages(toolHeading(p, body), p)}${body === '' ? '' : `\n${body}`}${capturedNote(p)}`;
   }
   // What the part is in part-words' words, as `steward sessions show` says it ("[Thinking · …]",
   // "[Image · PNG, 12 KB]"); the JSON keeps its kind.

@@ -45,6 +45,43 @@ export function imageFacts(mediaType: unknown, data: unknown): Record<string, un
 }
 
 /**
+ * The bytes a base64 text (from `from` on) decodes to, from its length alone: every 4 characters are 3
+ * bytes, and the `=` padding at its end none. A tool result's screenshot is sized this way; decoding
+ * megabytes only to count them would hold the event loop on a cold import.
+ */
+export function base64Bytes(data: string, from = 0): number {
+  let end = data.length;
+  while (end > from && data.charCodeAt(end - 1) === 61) end -= 1;
+  return Math.floor(((end - from) * 3) / 4);
+}
+
+/** One image a tool result returned, as its part's meta keeps it (`imageFacts`): its type and decoded size, never its data. */
+export interface ResultImage {
+  media_type: string | null;
+  bytes: number;
+}
+
+/** At most this many images of one tool result keep their facts; `images` still counts them all. */
+export const RESULT_IMAGES_CAP = 32;
+
+export function resultImage(mediaType: unknown, bytes: number): ResultImage {
+  return { media_type: typeof mediaType === 'string' && mediaType !== '' ? mediaType.slice(0, 100) : null, bytes };
+}
+
+/** A base64 image (Claude's `source`, Gemini's `inlineData`) as a tool result's meta keeps it. */
+export function base64Image(mediaType: unknown, data: unknown): ResultImage {
+  return resultImage(mediaType, typeof data === 'string' ? base64Bytes(data) : 0);
+}
+
+/**
+ * A tool result's images in its meta: how many (`images`, all an older parser kept of them) and each
+ * one's facts (`imageFacts`, the first RESULT_IMAGES_CAP); nothing when it returned none.
+ */
+export function resultImagesMeta(images: readonly ResultImage[]): { images?: number; imageFacts?: ResultImage[] } {
+  return images.length === 0 ? {} : { images: images.length, imageFacts: images.slice(0, RESULT_IMAGES_CAP) };
+}
+
+/**
  * Stringifies a structured payload (tool input, unknown block) for storage, bounded. A value nested
  * too deep to stringify throws its RangeError on: the record is then counted `malformed` by its reader
  * (countRecordError), not stored with empty text and counted nowhere.

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { countOf, cutShortWords, foldLine, harnessLine, joinedContext, messageSpeaker, pageCountWords, partFold, partHolderOf, REWOUND_LINE, rewoundMarks, SEARCH_PROVIDERS, StewardError, subagentPlaces, subagentsAt, timeSpan, type Params, type Result, type StewardClient, type SessionMessage, type SessionPart, type SessionSubagent } from '../../api/index.js';
+import { countOf, cutShortWords, foldLine, harnessLine, joinedContext, messageSpeaker, pageCountWords, partFold, partHolderOf, resultImageLines, REWOUND_LINE, rewoundMarks, SEARCH_PROVIDERS, StewardError, subagentPlaces, subagentsAt, timeSpan, type Params, type Result, type StewardClient, type SessionMessage, type SessionPart, type SessionSubagent } from '../../api/index.js';
 import { withClient } from '../connect.js';
 import { outputPlace, refuseExisting, whileInterruptible, writeInPieces, type WritePiece } from '../files.js';
 import { forgottenOrWhole, mustBeStoredProject, projectKeyFor } from '../names.js';
@@ -186,6 +186,16 @@ function cutLine(part: SessionPart): string[] {
   return part.truncatedFrom === null ? [] : [`  (${cutShortWords(part.truncatedFrom)})`];
 }
 
+/**
+ * Under a tool result with text, its images (a screenshot), each the placeholder an image part is
+ * ("[Image · PNG, 34 KB]"), as the panel and the export say them. A result of only images is said by
+ * its line ("2 images: PNG, 34 KB; …"): not again.
+ */
+function resultImagesUnder(part: SessionPart): string[] {
+  if (part.kind !== 'tool_result' || (part.output ?? part.text ?? '').trim() === '') return [];
+  return resultImageLines(part.images ?? 0, part.resultImages).map((line) => `  [${line}]`);
+}
+
 /** A subagent as one line, where it started: its type (when known), its id and its size. */
 function subagentLine(sub: SessionSubagent): string {
   return `  ⤷ subagent ${sub.session.agentType ? `${sub.session.agentType} ` : ''}${sub.session.sessionId} (${countOf(sub.session.messages, 'message')})`;
@@ -226,7 +236,7 @@ export function formatSession(result: Result<'Sessions.Get'>, latest = false): s
     const who = messageSpeaker(m, inSubagent, s.app);
     if (rewound[i] === 'first') out.push('', `[${REWOUND_LINE}]`);
     const header = `── ${who} · ${localTime(m.ts)}${rewound[i] ? ' · rewound' : ''}`;
-    out.push('', header, ...shown.flatMap((p, j) => [partLine(p, harness[j]), ...cutLine(p)]), ...subagentsAt(places, m.messageId).map(subagentLine));
+    out.push('', header, ...shown.flatMap((p, j) => [partLine(p, harness[j]), ...cutLine(p), ...resultImagesUnder(p)]), ...subagentsAt(places, m.messageId).map(subagentLine));
   }
   if (places.unplaced.length > 0) out.push('', ...places.unplaced.map(subagentLine));
   if (result.cursor) out.push('', `Later messages: add --cursor ${result.cursor}`);

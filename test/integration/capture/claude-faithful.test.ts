@@ -545,7 +545,7 @@ describe('Claude: rows as Claude Code 2.1, its VS Code extension and Cowork writ
     expect(rows(c, "SELECT text, meta FROM parts WHERE session_id = ? AND kind = 'tool_result'", s)).toEqual([
       {
         text: 'Found 1 page.\nRetention is 30 days.\n{"type":"search_result","source":"https://docs.example/retention","title":"Retention"}\n[document application/pdf, 15 bytes]',
-        meta: '{"toolUseId":"toolu_M1","images":1}',
+        meta: '{"toolUseId":"toolu_M1","images":1,"imageFacts":[{"media_type":"image/png","bytes":16}]}',
       },
     ]);
   });

@@ -108,10 +108,10 @@ describe('Gemini JSONL: a call the history gives back into a model turn content'
     expect(parts.map((p) => p.part)).toEqual(['u1:c0', 'g1:c0', 'i1:c0', `g2:tu-${CALL}`, `g2:tr-${CALL}`]);
   });
 
-  it('a call no toolCalls entry records stays, from the content', async () => {
+  it('a call no toolCalls entry records stays, from the content, named by its id (as its entry would be)', async () => {
     h = captureHarness({ query: { cache: { retention: { default_days: 0 } } } });
     write(h.geminiRoot, [header, u1, { id: 'g1', timestamp: ts(5), type: 'gemini', content: replyParts, model: 'gemini-2.5-pro' }]);
     await h.driver.tick();
-    expect(stored(h).filter((p) => p.kind === 'tool_use')).toEqual([{ part: 'g1:c1', kind: 'tool_use', toolUseId: CALL }]);
+    expect(stored(h).filter((p) => p.kind === 'tool_use')).toEqual([{ part: `g1:tu-${CALL}`, kind: 'tool_use', toolUseId: CALL }]);
   });
 });

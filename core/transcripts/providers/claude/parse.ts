@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { PROVIDERS } from '../../../api/constants/index.js';
 import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { bound, boundJson, imageFacts, metaJson, parseTs, TEXT_CAP, TOOL_RESULT_CAP } from '../../bounds.js';
+import { base64Image, bound, boundJson, imageFacts, metaJson, parseTs, resultImagesMeta, TEXT_CAP, TOOL_RESULT_CAP, type ResultImage } from '../../bounds.js';
 import { countSkip, recountNotATranscript } from '../../lines.js';
 import { asObject, asString, type Projection, type Json } from '../../projection.js';
 import { PART_FLAGS, type LineStats, type PartRow, type SessionRow, type TranscriptFile } from '../../types.js';
@@ -318,13 +318,12 @@ function textPart(base: MessageBase, index: number, text: string, out: Parts): P
   return partRow(base, index, base.apiError ? 'error' : 'text', b.text, { truncated: b.truncated }, flags);
 }
 
-/** One item of a tool_result's content array as text; an image is only counted (undefined). */
-function resultItemText(item: unknown): string | undefined {
+/** One item of a tool_result's content array as text (an image is not text: toolResult keeps its facts). */
+function resultItemText(item: unknown): string {
   // A plain string is text, as the Messages API reads it.
   if (typeof item === 'string') return item;
   const inner = asObject(item);
   if (inner?.type === 'text' && typeof inner.text === 'string') return inner.text;
-  if (inner?.type === 'image') return undefined;
   // ToolSearch answers with references to the tools it loaded (no text): their names are the result.
   if (inner?.type === 'tool_reference' && typeof inner.tool_name === 'string') return inner.tool_name;
   // A file given inline (a PDF a tool read: `document` with a base64 source) is said as its facts;
@@ -342,19 +341,20 @@ function resultItemText(item: unknown): string | undefined {
 function toolResult(block: Json): [string, Record<string, unknown>] {
   const content = block.content;
   let text: string;
-  let images = 0;
+  const images: ResultImage[] = [];
   if (typeof content === 'string') text = content;
   else if (Array.isArray(content)) {
     const texts: string[] = [];
     for (const item of content) {
-      const itemText = resultItemText(item);
-      if (itemText === undefined) images += 1;
-      else texts.push(itemText);
+      const inner = asObject(item);
+      // A screenshot's type and size, from its base64's length: never its data, never decoded.
+      if (inner?.type === 'image') images.push(base64Image(asObject(inner.source)?.media_type, asObject(inner.source)?.data));
+      else texts.push(resultItemText(item));
     }
     text = texts.join('\n');
   } else text = '';
   const b = bound(text, TOOL_RESULT_CAP);
-  return [b.text, { toolUseId: asString(block.tool_use_id), isError: block.is_error === true ? true : undefined, images: images || undefined, truncated: b.truncated }];
+  return [b.text, { toolUseId: asString(block.tool_use_id), isError: block.is_error === true ? true : undefined, ...resultImagesMeta(images), truncated: b.truncated }];
 }
 
 function blockPart(base: MessageBase, raw: unknown, index: number, out: Parts): PartRow {

@@ -40,8 +40,10 @@ export interface ClaudeRoots {
  * 10: a message line without a uuid carries a content key (see lineKey), so a rewrite that moves it
  * (a summary line put at the top) does not store it again; the re-read gives the parts a store holds
  * their key in place (same ids, a refreshing read).
+ * 11: a tool_result's images keep each one's type and decoded size (meta `imageFacts`, beside the
+ * `images` count), so the viewer and the exports say them; read again, stored results gain them.
  */
-export const CLAUDE_PARSER_VERSION = 10;
+export const CLAUDE_PARSER_VERSION = 11;
 
 /** Sidecars are read only for a transcript that is being read: an unchanged tick reads none. */
 async function fileFacts(file: TranscriptFile): Promise<FileFacts> {

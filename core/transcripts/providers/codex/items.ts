@@ -1,5 +1,5 @@
 import { readToolResult } from '../../../api/index.js';
-import { bound, boundJson, imageFacts, TEXT_CAP, TOOL_RESULT_CAP } from '../../bounds.js';
+import { base64Bytes, bound, boundJson, imageFacts, resultImage, resultImagesMeta, TEXT_CAP, TOOL_RESULT_CAP, type ResultImage } from '../../bounds.js';
 import { asObject, asString, type Json } from '../../projection.js';
 
 /** One content block of a rollout item, before it is keyed and bounded into a part. */
@@ -123,16 +123,38 @@ function callName(item: Json, type: string): string {
   return asString(item.name) ?? (type === 'local_shell_call' ? 'local_shell' : type.replace(/_call$/, ''));
 }
 
-/** A tool output: a string, `{content, success}`, or a list of content items. */
-function outputText(output: unknown): { text: string; failed: boolean } {
-  if (typeof output === 'string') return { text: output, failed: exitCodeFailed(output) };
+/**
+ * An `image_url` as a tool result's meta keeps it: a `data:image/png;base64,…` URL by its type and
+ * decoded size, from its length alone (never decoded); any other URL is an image of no known type or size.
+ */
+function urlImage(url: unknown): ResultImage {
+  if (typeof url !== 'string' || !url.startsWith('data:')) return resultImage(null, 0);
+  // The header is short; the search for its comma never walks the data.
+  const comma = url.lastIndexOf(',', 256);
+  const header = comma > 0 ? url.slice(5, comma) : '';
+  if (!header.endsWith(';base64')) return resultImage(null, 0);
+  return resultImage(header.split(';')[0], base64Bytes(url, comma + 1));
+}
+
+/** A tool output: a string, `{content, success}`, or a list of content items (text, images). */
+function outputText(output: unknown): { text: string; failed: boolean; images: ResultImage[] } {
+  if (typeof output === 'string') return { text: output, failed: exitCodeFailed(output), images: [] };
   if (Array.isArray(output)) {
-    const texts = output.map(itemText).filter((t): t is string => typeof t === 'string');
-    return { text: texts.join('\n'), failed: false };
+    const texts: string[] = [];
+    const images: ResultImage[] = [];
+    for (const raw of output) {
+      const item = asObject(raw);
+      if (item?.type === 'input_image') images.push(urlImage(item.image_url));
+      else {
+        const text = itemText(raw);
+        if (typeof text === 'string') texts.push(text);
+      }
+    }
+    return { text: texts.join('\n'), failed: false, images };
   }
   const object = asObject(output);
-  if (object) return { text: typeof object.content === 'string' ? object.content : JSON.stringify(object), failed: object.success === false };
-  return { text: '', failed: false };
+  if (object) return { text: typeof object.content === 'string' ? object.content : JSON.stringify(object), failed: object.success === false, images: [] };
+  return { text: '', failed: false, images: [] };
 }
 
 /**
@@ -152,9 +174,9 @@ function callBlocks(item: Json, type: string): CodexBlock[] {
 }
 
 function outputBlocks(item: Json): CodexBlock[] {
-  const { text, failed } = outputText(item.output);
+  const { text, failed, images } = outputText(item.output);
   const b = bound(text, TOOL_RESULT_CAP);
-  return [{ index: 0, role: 'tool', kind: 'tool_result', text: b.text, meta: { toolUseId: asString(item.call_id), isError: failed ? true : undefined, truncated: b.truncated } }];
+  return [{ index: 0, role: 'tool', kind: 'tool_result', text: b.text, meta: { toolUseId: asString(item.call_id), isError: failed ? true : undefined, ...resultImagesMeta(images), truncated: b.truncated } }];
 }
 
 /** Items that hold no conversation: snapshots and compaction markers whose content is encrypted. */

@@ -27,8 +27,10 @@ const rules = (maxDepth: number) => ({ acceptFile: (name: string) => ROLLOUT.tes
  * 5: a plain string in a message's content array is text (the user's words, the session's first request), not an `unknown` block `{}`.
  * 6: a `session_meta` without an id still gives the session its cwd (and so its project) and where it came from.
  * 7: a shell output in text form (`Exit code: 1`, unified exec's `Process exited with code 1`) marks a failed call as JSON's did.
+ * 8: a tool output's images (`input_image` items) are kept as their count and each one's type and size
+ * (meta `images`, `imageFacts`), no longer dropped; read again, stored results gain them.
  */
-export const CODEX_PARSER_VERSION = 7;
+export const CODEX_PARSER_VERSION = 8;
 
 /** A session whose lines a fork replays: the one it names, and each one a copied `session_meta` names, from its start. */
 interface Ancestor {

@@ -1,14 +1,22 @@
-import { bound, boundJson, imageFacts, parseTs, TEXT_CAP, TOOL_RESULT_CAP } from '../../bounds.js';
+import { base64Image, bound, boundJson, imageFacts, parseTs, resultImagesMeta, TEXT_CAP, TOOL_RESULT_CAP, type ResultImage } from '../../bounds.js';
 import { asObject, asString, type Json } from '../../projection.js';
 
 /** One block of a Gemini message record, keyed within the message by a name that never changes. */
 export interface GeminiBlock {
-  /** `c{i}` content part, `th{i}` thought, `tu-{callId}` tool call, `tr-{callId}` its result. */
+  /**
+   * `c{i}` content part, `th{i}` thought, `tu-{callId}` tool call (from `toolCalls` or a content
+   * `functionCall`: the same call, the same part), `tr-{callId}` its result; a call without an id is
+   * named by its place among the record's calls (`tu-i{n}` an entry's, `tu-c{n}` a content call's).
+   */
   key: string;
   role: string;
   kind: string;
   text: string | null;
   meta: Record<string, unknown>;
+  /** A `toolCalls` entry's block: the call's own record, fuller than any copy of it in a content. */
+  entry?: true;
+  /** A call's place among the record's calls (an entry's index, a content `functionCall`'s rank). */
+  slot?: number;
 }
 
 const ROLES: Record<string, string> = { user: 'user', gemini: 'assistant', info: 'system', warning: 'system', error: 'system' };
@@ -59,10 +67,25 @@ function partBlock(key: string, role: string, raw: unknown): GeminiBlock {
   const response = asObject(part.functionResponse);
   if (response) {
     const b = bound(responseText(response.response), TOOL_RESULT_CAP);
-    return { key, role, kind: 'tool_result', text: b.text, meta: { name: asString(response.name), toolUseId: asString(response.id), truncated: b.truncated } };
+    const images = inlineImages(response.parts);
+    return { key, role, kind: 'tool_result', text: b.text, meta: { name: asString(response.name), toolUseId: asString(response.id), ...resultImagesMeta(images), truncated: b.truncated } };
   }
   const b = boundJson(part, TOOL_RESULT_CAP);
   return { key, role, kind: asString(Object.keys(part)[0])?.slice(0, 64) ?? 'unknown', text: b.text, meta: { truncated: b.truncated } };
+}
+
+/**
+ * The images among Parts (`inlineData` with base64 `data`) by their type and decoded size, from the
+ * base64's length (never decoded). Gemini CLI puts the images a tool returned (read_file of a PNG)
+ * inside the function response (`functionResponse.parts`, for models that take them there) or beside it.
+ */
+function inlineImages(parts: unknown, into: ResultImage[] = []): ResultImage[] {
+  if (!Array.isArray(parts)) return into;
+  for (const raw of parts) {
+    const inline = asObject(asObject(raw)?.inlineData);
+    if (inline) into.push(base64Image(inline.mimeType, inline.data));
+  }
+  return into;
 }
 
 /** `{output}` or `{error}` of a function response; anything else as JSON. */
@@ -76,10 +99,23 @@ function responseText(response: unknown): string {
 function contentBlocks(content: unknown, role: string, kind: string): GeminiBlock[] {
   if (typeof content === 'string') return content === '' ? [] : [textBlock('c0', role, kind, content)];
   const parts = Array.isArray(content) ? content : content === undefined || content === null ? [] : [content];
+  let calls = 0;
   return parts.map((raw, i) => {
     const block = partBlock(`c${i}`, role, raw);
+    if (block.kind === 'tool_use') return contentCall(block, calls++);
     return block.kind === 'text' ? { ...block, kind } : block;
   });
+}
+
+/**
+ * A content `functionCall` is named as the call its `toolCalls` entry records (`tu-{callId}`), not by
+ * its place among the parts: the entry written later into the same record is then the same part,
+ * and text put before the call (the history's turn holds the reply's text) moves nothing. One the
+ * model sent without an id is named by its rank among the content's calls.
+ */
+function contentCall(block: GeminiBlock, rank: number): GeminiBlock {
+  const id = block.meta.toolUseId;
+  return { ...block, key: typeof id === 'string' ? `tu-${safeKey(id)}` : `tu-c${rank}`, slot: rank };
 }
 
 /**
@@ -116,7 +152,27 @@ function thoughtBlocks(thoughts: unknown): GeminiBlock[] {
 
 /** Tool call ids name parts; a `:` in one would shift the message id a reader derives from a part id. */
 function callKey(call: Json, index: number): string {
-  return (asString(call.id) ?? `i${index}`).replace(/:/g, '_').slice(0, 200);
+  const id = asString(call.id);
+  return id === undefined ? `i${index}` : safeKey(id);
+}
+
+function safeKey(id: string): string {
+  return id.replace(/:/g, '_').slice(0, 200);
+}
+
+/** A call's recorded result (Parts): its function responses' text, and the images in and beside them. */
+function callResult(raw: unknown): { result: string; images: ResultImage[] } {
+  if (!Array.isArray(raw)) return { result: '', images: [] };
+  const texts: string[] = [];
+  const images: ResultImage[] = [];
+  for (const part of raw) {
+    const response = asObject(asObject(part)?.functionResponse);
+    if (response) {
+      texts.push(responseText(response.response));
+      inlineImages(response.parts, images);
+    } else inlineImages([part], images);
+  }
+  return { result: texts.join('\n'), images };
 }
 
 /** One call's blocks: its use, then its result once settled (none for a success that recorded nothing). */
@@ -125,16 +181,16 @@ function callBlocks(raw: unknown, index: number): GeminiBlock[] {
   const key = callKey(call, index);
   const name = asString(call.name);
   const args = boundJson(call.args ?? null, TOOL_RESULT_CAP);
-  const use: GeminiBlock = { key: `tu-${key}`, role: 'assistant', kind: 'tool_use', text: args.text, meta: { name, toolUseId: asString(call.id), truncated: args.truncated } };
+  const use: GeminiBlock = { key: `tu-${key}`, role: 'assistant', kind: 'tool_use', text: args.text, meta: { name, toolUseId: asString(call.id), truncated: args.truncated }, entry: true, slot: index };
   const status = asString(call.status);
   if (!status || !SETTLED.has(status)) return [use];
-  const result = Array.isArray(call.result) ? call.result.map((p) => responseText(asObject(asObject(p)?.functionResponse)?.response)).join('\n') : '';
+  const { result, images } = callResult(call.result);
   const text = result !== '' ? result : (asString(call.resultDisplay) ?? '');
   // A call that succeeded with nothing recorded has no result to store; a failed or cancelled one says so.
-  if (text === '' && status === 'success') return [use];
+  if (text === '' && images.length === 0 && status === 'success') return [use];
   const b = bound(text, TOOL_RESULT_CAP);
-  const meta = { name, toolUseId: asString(call.id), isError: status === 'error' ? true : undefined, status: status === 'success' ? undefined : status, truncated: b.truncated };
-  return [use, { key: `tr-${key}`, role: 'tool', kind: 'tool_result', text: b.text, meta }];
+  const meta = { name, toolUseId: asString(call.id), isError: status === 'error' ? true : undefined, status: status === 'success' ? undefined : status, ...resultImagesMeta(images), truncated: b.truncated };
+  return [use, { key: `tr-${key}`, role: 'tool', kind: 'tool_result', text: b.text, meta, entry: true }];
 }
 
 function toolBlocks(toolCalls: unknown[]): GeminiBlock[] {
@@ -170,10 +226,30 @@ export function messageBlocks(message: Json): GeminiBlock[] | undefined {
   const role = ROLES[type];
   if (role === undefined) return undefined;
   const calls = Array.isArray(message.toolCalls) ? (message.toolCalls as unknown[]) : [];
-  if (type === 'user') return [...userBlocks(message), ...toolBlocks(calls)];
+  if (type === 'user') {
+    const entries = toolBlocks(calls);
+    return [...withoutEntered(userBlocks(message), entries), ...entries];
+  }
   const kind = type === 'error' ? 'error' : type === 'info' || type === 'warning' ? 'notice' : 'text';
   // Thoughts first, then the calls made before the text was written, the text, the calls after it.
   const before = callsBeforeText(message, calls);
   const tools = calls.map((raw, index) => callBlocks(raw, index));
-  return [...thoughtBlocks(message.thoughts), ...tools.slice(0, before).flat(), ...contentBlocks(message.content, role, kind), ...tools.slice(before).flat()];
+  const content = withoutEntered(contentBlocks(message.content, role, kind), tools.flat());
+  return [...thoughtBlocks(message.thoughts), ...tools.slice(0, before).flat(), ...content, ...tools.slice(before).flat()];
+}
+
+/**
+ * The content's blocks but the calls the record's own `toolCalls` entries hold: the same id, or, for
+ * a call the model sent without one, the entry at its place naming the same tool (turn.ts made the
+ * entry's id when the model gave none).
+ */
+function withoutEntered(content: GeminiBlock[], entries: GeminiBlock[]): GeminiBlock[] {
+  if (entries.length === 0) return content;
+  const keys = new Set(entries.map((block) => block.key));
+  const uses = entries.filter((block) => block.kind === 'tool_use');
+  return content.filter((block) => {
+    if (block.kind !== 'tool_use') return true;
+    if (keys.has(block.key)) return false;
+    return block.meta.toolUseId !== undefined || !uses.some((use) => use.slot === block.slot && use.meta.name === block.meta.name);
+  });
 }

@@ -33,8 +33,16 @@ import { unknownFolderProject } from './folders.js';
  * 7: a JSONL message re-emitted under its id keeps its last version (a block whose words changed is
  * rewritten, not kept as first read); the turns a `$rewindTo` dropped carry `rewound: true` in their
  * meta (kept, never deleted). Read again, stored parts take their last version and the mark.
+ * 8: the images a tool returned (`inlineData` inside a function response or beside it) are kept as
+ * their count and each one's type and size (meta `images`, `imageFacts`), no longer dropped, and a
+ * result of only images is stored; read again, stored results gain them. And a call in a record's
+ * content is named as its `toolCalls` entry names it (`tu-{callId}`; one the model sent without an id
+ * by its rank among the content's calls, `tu-c{n}`), not by its place among the parts; an entry written after a copy of its call was stored (the call in the content, the
+ * response sent back as a user turn) takes the copy's part instead of adding a second call, and an
+ * entry is the id-less content call at its place naming the same tool. Read again, a call an older
+ * parser stored from a content under `c{i}` keeps that part (nothing is deleted) beside the new one.
  */
-export const GEMINI_PARSER_VERSION = 7;
+export const GEMINI_PARSER_VERSION = 8;
 
 /**
  * The bound on a legacy chat, one JSON document read whole: it is no line but the whole chat, so the
@@ -103,6 +111,8 @@ interface ChatContext {
 interface BlockRow {
   block: GeminiBlock;
   partId: string;
+  /** The part's time: its message's, or the one of the copy an entry's block took the place of. */
+  ts: number | null;
   model: string | undefined;
   digest: string;
   rewound: boolean;
@@ -128,12 +138,15 @@ class ChatReader {
   /** Rewound messages some of whose parts an earlier batch yielded unmarked. */
   readonly #late = new Set<string>();
   /**
-   * Calls whose use (`tool_use`) or result (`tool_result`) a `toolCalls` entry holds, as `kind id`: the
-   * same response recorded again as a user turn, or the same call a history given back puts in a model
-   * turn's content (`updateMessagesFromHistory` replaces a record's content by the turn's parts, its
-   * `functionCall`s included), is that one.
+   * Each call's use (`tool_use`) or result (`tool_result`) this read stored, by what names the call
+   * (see `#callNames`): the part it went into, whether a `toolCalls` entry (the call's own record)
+   * wrote it, and its time. A copy of a call an entry wrote (a response recorded again as a user turn,
+   * the call a history given back puts in a model turn's content: `updateMessagesFromHistory`) is not
+   * stored again; an entry written after a copy was stored takes the copy's part. The file is read
+   * whole on every change, so every read meets the same records in the same order and names the same
+   * parts.
    */
-  readonly #recorded = new Set<string>();
+  readonly #calls = new Map<string, { partId: string; entry: boolean; ts: number | null }>();
   /** The message list as Gemini holds it, to know a turn it recorded again under a new id. */
   readonly #history = new RecordedHistory();
   readonly #ctx: ChatContext;
@@ -274,14 +287,13 @@ class ChatReader {
     const all = messageBlocks(message);
     if (all === undefined) return 'unknown_type';
     if (this.#isAck(message, messageId, all)) return copy ? 'duplicate' : 'meta_only';
-    for (const block of all) if (/^t[ur]-/.test(block.key) && typeof block.meta.toolUseId === 'string') this.#recorded.add(`${block.kind} ${block.meta.toolUseId}`);
-    const blocks = all.filter((block) => !this.#isRecorded(block));
+    const ts = parseTs(message.timestamp);
+    const blocks = all.flatMap((block) => this.#place(block, messageId, ts) ?? []);
     // Its blocks count as emitted, so the copy's later re-emissions add only what it gained.
     if (copy) {
-      for (const block of blocks) this.#emitted.set(`gm:${this.#sessionId}:${messageId}:${block.key}`, blockDigest(block, block.role === 'assistant' ? asString(message.model) : undefined));
+      for (const { block, partId } of blocks) this.#emitted.set(partId, blockDigest(block, block.role === 'assistant' ? asString(message.model) : undefined));
       return 'duplicate';
     }
-    const ts = parseTs(message.timestamp);
     if (options.windowStartMs !== null && ts !== null && ts < options.windowStartMs) return 'outside_window';
     const session = this.#session();
     // A tool call or response whose call's own record holds it is one recorded again.
@@ -289,24 +301,23 @@ class ChatReader {
     // Recorded again after a rewind dropped it, the message is in the conversation again.
     if (this.#rewound.delete(messageId)) this.#late.delete(messageId);
     // Every block's row is built before any is kept: one that throws (too deep) leaves none of the message stored.
-    const changed = blocks.map((block) => this.#block(message, messageId, block)).filter((row) => row !== undefined);
-    for (const row of changed) this.#keep(row, messageId, ts, session);
+    const changed = blocks.map((placed) => this.#block(message, messageId, placed)).filter((row) => row !== undefined);
+    for (const row of changed) this.#keep(row, messageId, session);
     // A re-emission that changed no block (only its token counts, say) repeats what is stored.
     return changed.length > 0 ? undefined : 'duplicate';
   }
 
   /** One block of a message, built: when new, or when it says something else than the version emitted. Changes nothing. */
-  #block(message: Json, messageId: string, block: GeminiBlock): BlockRow | undefined {
-    const partId = `gm:${this.#sessionId}:${messageId}:${block.key}`;
+  #block(message: Json, messageId: string, { block, partId, ts }: Placed): BlockRow | undefined {
     const model = block.role === 'assistant' ? asString(message.model) : undefined;
     const digest = blockDigest(block, model);
     const rewound = this.#rewound.has(messageId);
     if (this.#emitted.get(partId) === digest && this.#marked.has(partId) === rewound) return undefined;
-    return { block, partId, model, digest, rewound, meta: metaJson({ ...block.meta, model, rewound: rewound || undefined }) };
+    return { block, partId, ts, model, digest, rewound, meta: metaJson({ ...block.meta, model, rewound: rewound || undefined }) };
   }
 
   /** A built block kept: recorded as emitted, and its part put. */
-  #keep({ block, partId, model, digest, rewound, meta }: BlockRow, messageId: string, ts: number | null, session: SessionRow): void {
+  #keep({ block, partId, ts, model, digest, rewound, meta }: BlockRow, messageId: string, session: SessionRow): void {
     if (!this.#emitted.has(partId)) {
       const parts = this.#partsOf.get(messageId);
       if (parts) parts.push(partId);
@@ -385,10 +396,28 @@ class ChatReader {
     return ack;
   }
 
-  /** A tool call or response in a message's content whose call's own `toolCalls` entry already holds it. */
-  #isRecorded(block: GeminiBlock): boolean {
-    const id = block.meta.toolUseId;
-    return (block.kind === 'tool_use' || block.kind === 'tool_result') && !/^t[ur]-/.test(block.key) && typeof id === 'string' && this.#recorded.has(`${block.kind} ${id}`);
+  /**
+   * The part a block goes into, or undefined for a copy of a call an entry already wrote. A call's
+   * entry written after a copy of it was stored takes the copy's part (and time): the fuller record
+   * wins in place. Entries are not merged with one another (each record's own call stays).
+   */
+  #place(block: GeminiBlock, messageId: string, ts: number | null): Placed | undefined {
+    const own: Placed = { block, partId: `gm:${this.#sessionId}:${messageId}:${block.key}`, ts };
+    const names = callNames(block, messageId);
+    if (names.length === 0) return own;
+    const known = names.map((name) => this.#calls.get(name)).find((call) => call !== undefined);
+    if (!block.entry) {
+      if (known?.entry) return undefined;
+      for (const name of names) if (!this.#calls.has(name)) this.#calls.set(name, { partId: own.partId, entry: false, ts });
+      return own;
+    }
+    // Only a copy this read emitted has a part to take (not one outside the window, say).
+    const placed = known && !known.entry && this.#emitted.has(known.partId) ? { block, partId: known.partId, ts: known.ts } : own;
+    for (const name of names) {
+      const call = this.#calls.get(name);
+      if (!call || !call.entry) this.#calls.set(name, { partId: placed.partId, entry: true, ts: placed.ts });
+    }
+    return placed;
   }
 
   /**
@@ -418,6 +447,28 @@ class ChatReader {
     }
     return session;
   }
+}
+
+/** A block and the part it goes into. */
+interface Placed {
+  block: GeminiBlock;
+  partId: string;
+  ts: number | null;
+}
+
+/**
+ * What names a tool call's use or result across a chat's records: its id; and, for a use, its place in
+ * its record with its tool's name (`{message} #{slot} {name}`), which is all that names a call the
+ * model sent without an id, so the entry written at its place later is the same call. None for any
+ * other block.
+ */
+function callNames(block: GeminiBlock, messageId: string): string[] {
+  if (block.kind !== 'tool_use' && block.kind !== 'tool_result') return [];
+  const id = block.meta.toolUseId;
+  const names = typeof id === 'string' ? [`${block.kind} ${id}`] : [];
+  const placeNames = block.kind === 'tool_use' && block.slot !== undefined && (block.entry || typeof id !== 'string');
+  if (placeNames) names.push(`${messageId} #${block.slot} ${String(block.meta.name)}`);
+  return names;
 }
 
 /** What a block says, its rewind mark aside: a re-emission that changed it is a new version. */

@@ -1,7 +1,7 @@
 import type { ReactElement } from 'react';
 import type { SessionPart } from '../../../../core/api/index.js';
 import { MarkdownText, SecretText } from '../../components/index.js';
-import { foldLine, isCompactionSummary, partFold } from '../../../../core/api/part-words.js';
+import { foldLine, isCompactionSummary, partFold, resultImageLines } from '../../../../core/api/part-words.js';
 import { EMPTY_MESSAGE_KIND } from '../../../../core/api/reading.js';
 import { cutSentence, type HarnessFold } from './reading.js';
 import { prettyJson } from './pretty-json.js';
@@ -36,8 +36,10 @@ type FoldOf = (part: SessionPart, harness: HarnessFold | undefined, places: Plac
  * Tool calls, their results and thinking fold to one line; the hit opens its fold. `note`: a fact the
  * body opens with. Secrets shown as written are marked where Sessions.Get placed them (`places`).
  */
-function Fold({ kind, fold, part, harness, places, open, error, note }: { kind: string; fold: FoldOf; part: SessionPart; harness: HarnessFold | undefined; places: Places; open: boolean; error?: boolean; note?: string }): ReactElement {
+function Fold({ kind, fold, part, harness, places, open, error, note, images = [] }: { kind: string; fold: FoldOf; part: SessionPart; harness: HarnessFold | undefined; places: Places; open: boolean; error?: boolean; note?: string; images?: readonly string[] }): ReactElement {
   const { label, summary, text, textMarks } = fold(part, harness, places);
+  // A result of only images (a screenshot) has no output to show above them.
+  const body = text !== '' || images.length === 0;
   return (
     <details className={`fold fold--${kind}${error ? ' fold--error' : ''}`} open={open}>
       <summary>
@@ -45,9 +47,21 @@ function Fold({ kind, fold, part, harness, places, open, error, note }: { kind: 
         <span className="fold__summary">{summary !== null && <SecretText text={summary} ranges={marksIn(summary, part, places)} />}</span>
       </summary>
       {note !== undefined && <p className="fold__note">{note}</p>}
-      <pre className="fold__body">
-        <SecretText text={text} ranges={textMarks ?? marksIn(text, part, places)} />
-      </pre>
+      {body && (
+        <pre className="fold__body">
+          <SecretText text={text} ranges={textMarks ?? marksIn(text, part, places)} />
+        </pre>
+      )}
+      {images.length > 0 && (
+        <div className="fold__images">
+          {images.map((line, i) => (
+            // A placeholder as an image part's is, in the same words ("Image · PNG, 34 KB").
+            <p key={i} className="part__image" role="img" aria-label={line.replace(' · ', ', ')}>
+              {line}
+            </p>
+          ))}
+        </div>
+      )}
     </details>
   );
 }
@@ -102,8 +116,8 @@ export function PartView({ part, role, hit, harness, asWritten = false }: { part
       body = <Fold kind="tool" fold={asToolCall} {...folds} />;
       break;
     case 'tool_result':
-      // After its exit code when it has one.
-      body = <Fold kind="result" fold={asResult} {...folds} error={part.isError} note={part.exitCode !== undefined ? `Exit code ${part.exitCode}` : undefined} />;
+      // After its exit code when it has one; its images (a screenshot) under its output, folded with it.
+      body = <Fold kind="result" fold={asResult} {...folds} error={part.isError} note={part.exitCode !== undefined ? `Exit code ${part.exitCode}` : undefined} images={resultImageLines(part.images ?? 0, part.resultImages)} />;
       break;
     case 'image': {
       // Its type and size in part-words' words ("Image · PNG, 12 KB"), as the CLI and MCP say them.

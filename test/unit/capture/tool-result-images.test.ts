@@ -1,0 +1,145 @@
+import { copyFileSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { base64Bytes } from '../../../core/transcripts/bounds.js';
+import type { LineStats, PartRow, TranscriptFile } from '../../../core/transcripts/index.js';
+import { ClaudeProvider } from '../../../core/transcripts/providers/claude/index.js';
+import { itemBlocks } from '../../../core/transcripts/providers/codex/items.js';
+import { messageBlocks } from '../../../core/transcripts/providers/gemini/messages.js';
+import { tempHome, type TempHome } from '../../support/home.js';
+
+/*
+ * A tool result's images (a browser tool's screenshots) are kept as their facts: how many
+ * (`images`), and each one's type and decoded size (`imageFacts`), worked out from the base64's
+ * length: never the data, never decoded to count it.
+ */
+
+let home: TempHome;
+beforeEach(() => {
+  home = tempHome();
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+  home.cleanup();
+});
+
+const FIXTURES = 'test/fixtures/transcripts';
+/** The fixture's images: a 1×1 PNG (96 base64 characters, 70 bytes) and a small JPEG (180, 134). */
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+
+async function claudeParts(fixture: string): Promise<PartRow[]> {
+  const path = join(home.dir, '7a2c4e6f-1b3d-4f5a-9c8e-2d4f6a8b0c1e.jsonl');
+  copyFileSync(`${FIXTURES}/${fixture}`, path);
+  const info = statSync(path, { bigint: true });
+  const file: TranscriptFile = { path, dev: info.dev, ino: info.ino, size: Number(info.size), mtimeMs: Number(info.mtimeMs), ctimeMs: Number(info.ctimeMs), source: 'claude' };
+  const stats: LineStats = { lines: 0, failedLines: 0, oversizeLines: 0 };
+  const parts: PartRow[] = [];
+  for await (const batch of new ClaudeProvider({ roots: [], desktopRoots: [] }).read(file, { maxLineBytes: 1 << 20, windowStartMs: null, batchParts: 250 }, stats)) parts.push(...batch.parts);
+  return parts;
+}
+
+const metaOf = (meta: string | null | Record<string, unknown>) => (typeof meta === 'string' ? (JSON.parse(meta) as Record<string, unknown>) : meta);
+
+describe('the bytes a base64 text decodes to, from its length', () => {
+  it('agrees with decoding it, padded or not', () => {
+    for (let n = 0; n < 70; n += 1) {
+      const bytes = Buffer.alloc(n, 0xa5);
+      expect(base64Bytes(bytes.toString('base64')), `padded ${n}`).toBe(n);
+      expect(base64Bytes(bytes.toString('base64url')), `unpadded ${n}`).toBe(n);
+    }
+  });
+});
+
+describe('Claude Code: a tool_result’s images', () => {
+  it('keeps each one’s type and decoded size beside the count, and none of its data', async () => {
+    const parts = (await claudeParts('claude/image-only-results.jsonl')).filter((p) => p.kind === 'tool_result');
+    expect(parts.map((p) => metaOf(p.meta))).toEqual([
+      { toolUseId: 'toolu_01Dash', images: 1, imageFacts: [{ media_type: 'image/png', bytes: PNG.length }] },
+      {
+        toolUseId: 'toolu_02Login',
+        images: 2,
+        imageFacts: [
+          { media_type: 'image/png', bytes: 70 },
+          { media_type: 'image/jpeg', bytes: 134 },
+        ],
+      },
+    ]);
+    expect(parts.map((p) => p.meta).join('')).not.toContain('iVBORw0KGgo');
+  });
+
+  it('never decodes a result’s image to size it', async () => {
+    const from = vi.spyOn(Buffer, 'from');
+    await claudeParts('claude/image-only-results.jsonl');
+    expect(from.mock.calls.filter((args) => (args as unknown[])[1] === 'base64')).toEqual([]);
+  });
+});
+
+describe('Codex: a function_call_output of content items', () => {
+  it('keeps its text and its images’ facts (a data URL’s type and decoded size)', () => {
+    const jpeg = Buffer.alloc(34_000, 0xff).toString('base64');
+    const [block] = itemBlocks({
+      type: 'function_call_output',
+      call_id: 'call_View1',
+      output: [
+        { type: 'input_text', text: 'Screenshot of http://localhost:3000' },
+        { type: 'input_image', image_url: `data:image/png;base64,${PNG.toString('base64')}` },
+        { type: 'input_image', image_url: `data:image/jpeg;base64,${jpeg}`, detail: 'high' },
+        { type: 'input_image', image_url: 'https://example.com/chart.webp' },
+      ],
+    })!;
+    expect(block!.text).toBe('Screenshot of http://localhost:3000');
+    expect(block!.meta).toMatchObject({
+      toolUseId: 'call_View1',
+      images: 3,
+      imageFacts: [
+        { media_type: 'image/png', bytes: 70 },
+        { media_type: 'image/jpeg', bytes: 34_000 },
+        { media_type: null, bytes: 0 },
+      ],
+    });
+    expect(JSON.stringify(block!.meta)).not.toContain('iVBORw0KGgo');
+  });
+});
+
+describe('Gemini CLI: a tool call’s result with inline data', () => {
+  const inline = (mimeType: string, bytes: Buffer) => ({ inlineData: { mimeType, data: bytes.toString('base64') } });
+
+  it('keeps the images nested in the function response and those beside it', () => {
+    const record = readFileSync(`${FIXTURES}/gemini/current-session.jsonl`, 'utf8')
+      .split('\n')
+      .filter((l) => l.includes('"type":"gemini"'))
+      .map((l) => JSON.parse(l) as Record<string, unknown>)[0]!;
+    const call = {
+      id: 'read_file-1716390000-2',
+      name: 'read_file',
+      args: { absolute_path: '/p/logo.png' },
+      status: 'success',
+      timestamp: '2026-05-22T14:59:05.900Z',
+      // Newer models take the image inside the response (`parts`); older ones beside it.
+      result: [
+        { functionResponse: { id: 'read_file-1716390000-2', name: 'read_file', response: { output: 'Binary content provided (1 item(s)).' }, parts: [inline('image/png', PNG)] } },
+        inline('image/gif', Buffer.alloc(5)),
+      ],
+    };
+    const blocks = messageBlocks({ ...record, toolCalls: [call] })!;
+    const result = blocks.find((b) => b.kind === 'tool_result')!;
+    expect(result.text).toBe('Binary content provided (1 item(s)).');
+    expect(result.meta).toMatchObject({
+      images: 2,
+      imageFacts: [
+        { media_type: 'image/png', bytes: 70 },
+        { media_type: 'image/gif', bytes: 5 },
+      ],
+    });
+  });
+
+  it('keeps the images of a function response recorded as the user’s turn', () => {
+    const blocks = messageBlocks({
+      id: 'u2',
+      timestamp: '2026-05-22T14:59:06.000Z',
+      type: 'user',
+      content: [{ functionResponse: { id: 'c1', name: 'read_file', response: { output: 'Binary content provided (1 item(s)).' }, parts: [inline('image/webp', Buffer.alloc(1000))] } }],
+    })!;
+    expect(blocks.find((b) => b.kind === 'tool_result')!.meta).toMatchObject({ images: 1, imageFacts: [{ media_type: 'image/webp', bytes: 1000 }] });
+  });
+});
