@@ -24,6 +24,11 @@ export interface SecretShape {
   /** A second look at a match the pattern alone cannot judge (a code expression, a type name), with the pattern's named groups. */
   accept?: (match: string, groups?: Record<string, string | undefined>) => boolean;
   /**
+   * Where a match's secrets are when they are not in the match (a table's column under the header row the pattern
+   * found), and where the search goes on: the pattern finds where to look, this reads what is there.
+   */
+  cells?: (match: RegExpExecArray, text: string) => { spans: Span[]; end: number };
+  /**
    * Words in lower case the pattern cannot match without (any one of them, in any case): a text holding
    * none is not searched. Most texts hold no secret, and ninety patterns with look-behinds cost most of
    * a search's redaction; a look for a word is far cheaper. The table's test checks each one is needed.
@@ -481,8 +486,10 @@ const NAME_QUOTE = String.raw`(?:\\{4}(?:\\\\){0,${DEEPEST}}\\["']|\\?["']?)`;
  * The assignment between a name and its value; quotes may come escaped (`\"password\": \"…\"` inside JSON text).
  * The spaces around the sign are bounded: an unbounded run was scanned back from every position of a long
  * one (20,000 spaces took 0.6 s). 32, not the prose shapes' 8: `terraform fmt` and YAML align values in a column.
+ * Markdown's bold may close after the colon (`**Token:** …`) or at it (`**Token**: …`, an agent's answer), as
+ * PASSWORD_ASSIGN reads a password's label.
  */
-const ASSIGN = String.raw`${NAME_QUOTE}\s{0,32}(?:=|:=|:|=>)(?:(?<=:)[*_]{1,3})?\s{0,32}\\?`;
+const ASSIGN = String.raw`${NAME_QUOTE}(?:[*_]{1,3}(?=:))?\s{0,32}(?:=|:=|:|=>)(?:(?<=:)[*_]{1,3})?\s{0,32}\\?`;
 /**
  * ASSIGN, or an arrow between spaces (`password -> hunter2Xy!`); not `$user->password->hash`, code's member access.
  * Markdown's bold or italics (`**`, `__`, `*`, `_`, both: `***`, `_**`) may close before the colon or after it
@@ -1059,6 +1066,136 @@ function isSymbolPassword(value: string): boolean {
   return value.length >= 6 && !/^#\d+$/.test(value) && /\d/.test(value) && /[^\d.,:/+\-–~^<>=%$€£()*]/.test(ungrouped);
 }
 
+/** A table's header cell that names a password's column (`Password`, `DB password`, `client_secret`), as the markdown-password shape reads a row's name. */
+const PASSWORD_COLUMN = new RegExp(String.raw`^(?:[A-Za-z]{1,20}[ \t]{1,2})?(?:${PASSWORD_NAME}|[A-Za-z0-9_.-]*?secret)$`, 'i');
+/**
+ * A header cell that names another credential's column as prose does, in the singular (`Token`, `API key`, `Access
+ * token`); a setting's name is asked of isSecretName (`GITHUB_TOKEN`, `api_key`; not `session_key`, a database's key
+ * column, nor `max_tokens`). A column in the plural (`Tokens`, `Secrets`) lists counts or names as often as values.
+ */
+const TOKEN_COLUMN = /^(?:[A-Za-z]{1,20}[ \t]{1,2})?(?:secret|token|credential|(?:api|access|secret|private|auth|signing|encryption|master|license|client|app|deploy)[ _-]?key)$/i;
+const PLURAL_COLUMN = /(?:token|secret|key|credential)s$/i;
+/**
+ * What a secret's column holds when it names a secret rather than gives it: an environment variable's name
+ * (`DOCKERHUB_TOKEN`, a CI's table of secrets), an identifier in snake case (`npm_token`, `pw_2x`: followups-8-guards
+ * keeps it shown), or words joined with no digit (`my-app-secret`).
+ */
+const NAMES_A_SECRET = /^(?:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[A-Za-z]+(?:[_.-][A-Za-z]+)+)$/;
+/** A table's row break: a line break, or one written out (`\n` in a string in code), as YAML_BREAK reads it; the next one, and one just here. */
+const ROW_BREAK = new RegExp(YAML_BREAK, 'g');
+const ROW_BREAK_HERE = new RegExp(YAML_BREAK, 'y');
+/**
+ * A Markdown table's header row and the delimiter row under it (`|---|:--:|`, each cell dashes, perhaps colons): the
+ * header starts a line or a string (`{"output":"| User | Password |`, whose `{"output":"` would be read as a first
+ * column, and the columns under it one off), the delimiter row holds a pipe and ends its line. The header holds no
+ * quote, escaped or not, nor a break, written out or not: each try ends at the next quote or line, so a line is read
+ * once.
+ */
+const TABLE_HEAD = String.raw`(?:^|(?<=\n|\\n|"))(?<head>(?:[^"\\\r\n]|\\[^rn"\r\n]){1,2000}?)${YAML_BREAK}(?<delimiter>[ \t]{0,8}(?:\|[ \t]{0,8})?:?-{1,64}:?[ \t]{0,8}(?:\|[ \t]{0,8}:?-{1,64}:?[ \t]{0,8}){0,63}(?:\|[ \t]{0,8})?)(?=${YAML_BREAK}|$)`;
+
+/**
+ * A table row's cells as [start, end) spans of `text` (the row from `from` to `to`), split at each pipe not escaped
+ * (`\|` is a cell's own); a pipe opening or closing the row starts or ends no cell, as in GFM, so a header's and a
+ * body row's columns line up whether or not they are written. The last cell ends at a quote, escaped at any depth:
+ * a last row with no closing pipe in a JSON string runs on to the string's end (`| bob | Xk9…\"}`).
+ */
+function rowCells(text: string, from: number, to: number): Span[] {
+  const cells: Span[] = [];
+  let start = from;
+  for (let i = from; i < to; i += 1) {
+    if (text[i] === '\\') i += 1;
+    else if (text[i] === '|') {
+      cells.push([start, i]);
+      start = i + 1;
+    }
+  }
+  let end = start;
+  while (end < to && text[end] !== '"') end += 1;
+  while (end > start && text[end - 1] === '\\') end -= 1;
+  cells.push([start, end]);
+  if (cells.length > 1 && text.slice(cells[0]![0], cells[0]![1]).trim() === '') cells.shift();
+  if (cells.length > 1 && text.slice(cells[cells.length - 1]![0], cells[cells.length - 1]![1]).trim() === '') cells.pop();
+  return cells;
+}
+
+/**
+ * A cell's text without its spaces and its marks (`**…**`, `` `…` ``), as [start, end) of `text`; a header's `name`
+ * without its colon too, inside the marks or after them (`**Password:**`, `**Password**:`).
+ */
+function cellContent(text: string, [from, to]: Span, name = false): Span {
+  let start = from;
+  let end = to;
+  while (start < end && /[ \t]/.test(text[start]!)) start += 1;
+  while (end > start && /[ \t]/.test(text[end - 1]!)) end -= 1;
+  if (name && text[end - 1] === ':') end -= 1;
+  const marks = /^(?:\*\*|__|[*_`])/.exec(text.slice(start, start + 2))?.[0];
+  if (marks !== undefined && end - start > 2 * marks.length && text.slice(end - marks.length, end) === marks) {
+    start += marks.length;
+    end -= marks.length;
+  }
+  if (name && text[end - 1] === ':') end -= 1;
+  return [start, end];
+}
+
+/** What a header cell says of its column: a password's, another credential's, or neither. */
+function columnOf(name: string): 'password' | 'token' | undefined {
+  if (PASSWORD_COLUMN.test(name)) return 'password';
+  if (PLURAL_COLUMN.test(name)) return undefined;
+  const named = TOKEN_COLUMN.test(name) ? !NOT_A_TOKEN.test(name.replace(/[ \t]+/g, '_')) : isSecretName(name);
+  return named ? 'token' : undefined;
+}
+
+/**
+ * Whether a cell under a credential's header is one: one word (a cell with a space is a sentence) that names no secret
+ * (NAMES_A_SECRET); under a password's name judged as a row's cell is (isMarkdownPassword, so letters alone stay shown
+ * unless their cases look random), under another's as an assigned token is (isTokenLike) and describing nothing.
+ * Risk: a password shaped as such a name (`correct-horse`, `hunter_2x`) in a column is left shown.
+ */
+function isColumnSecret(value: string, column: 'password' | 'token', name: string): boolean {
+  if (value === '' || /\s/.test(value) || NAMES_A_SECRET.test(value)) return false;
+  if (column === 'password') return isMarkdownPassword(value, { name });
+  return isTokenLike(value) && !MARKDOWN_DESCRIPTION.test(value);
+}
+
+/**
+ * The cells of a Markdown table (its header and delimiter rows matched by TABLE_HEAD) under a header that names a
+ * password or a credential (`| User | Password |`, `| API key |`): its rows are read to the first line with no pipe.
+ * The row shape (markdown-password) reads a row that names its own secret; this reads the rows a header alone names.
+ */
+function tableColumnSecrets(match: RegExpExecArray, text: string): { spans: Span[]; end: number } {
+  const headEnd = match.index + match[0].length;
+  const columns = new Map<number, { column: 'password' | 'token'; name: string }>();
+  // A delimiter row with no pipe under a header is a heading's underline or a rule (`Password\n---`), no table's.
+  if (match.groups?.delimiter?.includes('|'))
+    rowCells(text, match.index, match.index + (match.groups.head?.length ?? 0)).forEach((cell, i) => {
+      const [a, b] = cellContent(text, cell, true);
+      const name = text.slice(a, b);
+      const column = columnOf(name);
+      if (column !== undefined) columns.set(i, { column, name });
+    });
+  if (columns.size === 0) return { spans: [], end: headEnd };
+  const spans: Span[] = [];
+  let end = headEnd;
+  for (;;) {
+    // The table ends at the text's end, or at a line with no pipe (a blank one, or the prose after it).
+    ROW_BREAK_HERE.lastIndex = end;
+    if (ROW_BREAK_HERE.exec(text) === null) break;
+    const from = ROW_BREAK_HERE.lastIndex;
+    ROW_BREAK.lastIndex = from;
+    const to = ROW_BREAK.exec(text)?.index ?? text.length;
+    if (!text.slice(from, to).includes('|')) break;
+    const cells = rowCells(text, from, to);
+    for (const [i, { column, name }] of columns) {
+      const cell = cells[i];
+      if (cell === undefined) continue;
+      const [a, b] = cellContent(text, cell);
+      if (isColumnSecret(text.slice(a, b), column, name)) spans.push([a, b]);
+    }
+    end = to;
+  }
+  return { spans, end };
+}
+
 /** A fence's language that runs what it holds (```bash, ```console, ```powershell): its paths and words are commands. */
 const SHELL_FENCE = /^(?:bash|sh|shell|zsh|fish|console|terminal|shell-session|shellsession|powershell|pwsh|ps1|ps|cmd|bat|batch|dos)$/i;
 /**
@@ -1217,6 +1354,12 @@ const COMMAND_SHAPES: readonly SecretShape[] = [
   },
 ];
 
+/**
+ * A key's name in two words as a bold label says it (`**API key:** …`, `**Secret key**: …`): no setting's name, so
+ * read only after the bold marks that make it a label; the words alone are prose (`the API key: …`, credential-in-prose).
+ */
+const BOLD_KEY_NAME = String.raw`(?<=\*\*)(?:api|access|secret|private|auth|signing|encryption|master|license|client|app|deploy)[ \t]key`;
+
 /*
  * Whitespace between a label's parts is bounded everywhere (8 characters; 32 around an assignment's sign;
  * 500 from a command to its flag): a look-behind is tried at every position, and an unbounded run in it
@@ -1346,13 +1489,22 @@ export const SECRET_SHAPES: readonly SecretShape[] = [
     // under it names columns). The name may be marked (`**`, `__`, `*`, `_` or backticks, the same on both sides), end
     // in a colon (`| Password: |`, `| **Password:** |`; each one way only) and follow one word (`| DB password |`). The
     // row's end is looked at, not taken: the value ends the match; the header row's rest, up to HEADER_ROW_REST. A value with a space is a sentence; a shell's pipes hold no such cell. Which values are
-    // passwords: isMarkdownPassword.
+    // passwords: isMarkdownPassword. A line break written out (`| User | Password |\n|---|` in a string in code) is
+    // no value: hidden, it broke the header the column shape reads.
     pattern: new RegExp(
-      String.raw`(?<=\|[ \t]{0,8})(?<mark>\*\*|__|[*_\`])?(?:[A-Za-z]{1,20}[ \t]{1,2})?(?<name>${PASSWORD_NAME}|[A-Za-z0-9_.-]*?secret)(?:\k<mark>:?|:\k<mark>(?<=[*_\`]):?)[ \t]{0,8}\|[ \t]{0,8}\`?(?<value>[^|\`\s]{1,200})(?=\`?[ \t]{0,8}\|(?!(?=(?<rowRest>[^\n]{0,${HEADER_ROW_REST}}))\k<rowRest>\n[ \t]{0,8}\|?[ \t]{0,8}:?-{3}))`,
+      String.raw`(?<=\|[ \t]{0,8})(?<mark>\*\*|__|[*_\`])?(?:[A-Za-z]{1,20}[ \t]{1,2})?(?<name>${PASSWORD_NAME}|[A-Za-z0-9_.-]*?secret)(?:\k<mark>:?|:\k<mark>(?<=[*_\`]):?)[ \t]{0,8}\|[ \t]{0,8}\`?(?!(?:\\r)?\\n)(?<value>[^|\`\s]{1,200})(?=\`?[ \t]{0,8}\|(?!(?=(?<rowRest>[^\n]{0,${HEADER_ROW_REST}}))\k<rowRest>\n[ \t]{0,8}\|?[ \t]{0,8}:?-{3}))`,
       'gi',
     ),
     accept: isMarkdownPassword,
     needs: ['pass', 'pwd', 'kennwort', 'secret'],
+  },
+  {
+    id: 'markdown-password-column',
+    // A Markdown table whose header row alone names the secret's column (`| User | Password |`, `|---|---|`, then
+    // `| ana | Xk9mQ2zLw9 |`): the pattern finds the header and delimiter rows, tableColumnSecrets reads the column.
+    pattern: new RegExp(TABLE_HEAD, 'g'),
+    cells: tableColumnSecrets,
+    needs: ['pass', 'pwd', 'kennwort', 'rediscli_auth', 'secret', 'token', 'key', 'credential'],
   },
   {
     id: 'fenced-password',
@@ -1388,7 +1540,7 @@ export const SECRET_SHAPES: readonly SecretShape[] = [
   ...PREFIXED.map(([id, body, needs]) => prefixed(id, body, needs)),
   {
     id: 'secret-assignment',
-    pattern: new RegExp(String.raw`${AFTER_SIGN}(?!\[REDACTED\]|${FORMAT_PLACEHOLDER}|${LABEL_MARKS_AFTER})(?=[^\s"'\`,;\\]{8})(?<=${NAME_START}(?<name>${TOKEN_NAME}|${SECRET_NAME})${ASSIGN}${valueQuote(String.raw`["'\`]`)})[^\s"'\`,;\\]{8,}`, 'gi'),
+    pattern: new RegExp(String.raw`${AFTER_SIGN}(?!\[REDACTED\]|${FORMAT_PLACEHOLDER}|${LABEL_MARKS_AFTER})(?=[^\s"'\`,;\\]{8})(?<=${NAME_START}(?<name>${TOKEN_NAME}|${SECRET_NAME}|${BOLD_KEY_NAME})${ASSIGN}${valueQuote(String.raw`["'\`]`)})[^\s"'\`,;\\]{8,}`, 'gi'),
     // A format's placeholder is read no further (`password={0:yyyy-MM-dd HH:mm}`: its first word looked like a token).
     // A value in braces is judged as a password's is (isBracedSecret: `{0:Xk9mQ2zLw9aa}` is no format), then by what it holds.
     accept: (m, g) => (isBraced(m) ? isBracedSecret(m) && isTokenLike(m.slice(1, -1)) : isTokenLike(m)) && !isSecretsName(g?.name, m) && !isDirectory(g?.name, m),
@@ -1459,6 +1611,16 @@ function shapeSpans(text: string, shape: SecretShape, holds?: Holds): Span[] {
     const match = m[0];
     if (match === '') {
       pattern.lastIndex += 1;
+      continue;
+    }
+    if (shape.cells !== undefined) {
+      const { spans: found, end } = shape.cells(m, text);
+      for (const span of found) {
+        if (span[0] < from) continue;
+        spans.push(span);
+        from = span[1];
+      }
+      pattern.lastIndex = Math.max(pattern.lastIndex, end);
       continue;
     }
     const value = m.groups?.value;

@@ -406,6 +406,8 @@ export function secretKinds(): SecretKind[] {
     contextual('markdown table password', (v) => `| Password | ${v} |`, password()),
     // A label and the password alone in the fenced block after it (gaps-s49: its own shape, fenced-password).
     contextual('markdown fenced password', (v) => `**Password:**\n\`\`\`\n${v}\n\`\`\``, password()),
+    // A Markdown table whose header row alone names the password's column (gaps-after-s49: markdown-password-column).
+    contextual('markdown table password column', (v) => `\n| User | Password |\n|---|---|\n| ana | ${v} |\n`, password()),
   ];
   // The AWS pair: a key id, and the bare secret key beside it.
   const pair = kinds.find((k) => k.kind === 'aws key pair')!;

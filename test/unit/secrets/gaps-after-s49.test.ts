@@ -1,0 +1,179 @@
+import { describe, expect, it } from 'vitest';
+import { wrongAtDepths } from './depth-harness.js';
+import { LINEAR_GROWTH, redactionGrowth } from './growth.js';
+
+/**
+ * The gaps the last attack round (attack-s49) left: a Markdown table whose header alone names the secret column,
+ * a bold label closed before its colon (`**Token**: …`), an assignment list that opens with a working directory,
+ * and a letters-only password in an explicit assignment. Each leak case here fails on the code before this file;
+ * each "stays" case guards ordinary text next to the rule it checks.
+ */
+
+const DEPTHS = [0, 1, 2, 3];
+
+/** `text` with `{s1}`, `{s2}`, … as `secrets`, at JSON depths 0 to 3, every way: what is not the text with them as REDACTED. */
+async function wrong(text: string, ...secrets: string[]): Promise<string[]> {
+  const fill = (value: (i: number) => string) => secrets.reduce((t, _s, i) => t.replaceAll(`{s${i + 1}}`, value(i)), text);
+  return wrongAtDepths(
+    fill((i) => secrets[i]!),
+    fill(() => '[REDACTED]'),
+    DEPTHS,
+  );
+}
+
+/** `text` at JSON depths 0 to 3, every way: what does not come back unchanged. */
+async function changed(text: string): Promise<string[]> {
+  return wrongAtDepths(text, text, DEPTHS);
+}
+
+describe("leak: a Markdown table whose header row alone names the secret column", () => {
+  it.each([
+    ['| password |\n|---|\n| {s1} |', 'Xk9mQ2zLw9'],
+    ['| Password |\n| --- |\n| {s1} |\n| {s2} |', 'Xk9mQ2zLw9', 'Tr0ub4dor&3'],
+    ['| User | Password |\n|---|---|\n| ana | {s1} |\n| bob | {s2} |', 'Xk9mQ2zLw9', 'hunter2'],
+    ['| User | Password | Role |\n|:--|:--:|--:|\n| ana | {s1} | admin |', 'Xk9mQ2zLw9'],
+    ['User | Password\n--- | ---\nana | {s1}\nbob | {s2}', 'Xk9mQ2zLw9', 'Tr0ub4dor&3'],
+    ['| User | **Password** |\n|---|---|\n| ana | `{s1}` |', 'Xk9mQ2zLw9'],
+    ['| Host | DB password |\n|---|---|\n| db1 | {s1} |', 'Xk9mQ2zLw9'],
+    ['| Service | API key |\n|---|---|\n| billing | {s1} |', 'Xk9mQ2zLw9aaBB'],
+    ['| Service | Token |\n|------|------|\n| github | {s1} |', 'Xk9mQ2zLw9aaBB'],
+    ['| Name | Secret | Notes |\n|---|---|---|\n| prod | {s1} | rotate monthly |', 'Xk9mQ2zLw9'],
+    ['| Name | client_secret |\n|---|---|\n| web | {s1} |', 'Xk9mQ2zLw9'],
+    ['| Env | Access token | Owner |\n|---|---|---|\n| prod | {s1} | ana |\n| dev | {s2} | bob |', 'Xk9mQ2zLw9aaBB', 'Qz8wLm3nKp7vRt'],
+    ['| secret |\n|---|\n| {s1} |', 'xKqmPzRtWv'],
+    // The header's colon is the label's; a value's own is the password's.
+    ['| User | **Password:** |\n|---|---|\n| ana | {s1} |', 'Xk9mQ2zLw9:'],
+    ['Accounts:\n\n| user | password |\n|---|---|\n| ana | {s1} |\n\nDone.', 'Tr0ub4dor&3'],
+  ])('%j', async (text, ...secrets) => {
+    expect(await wrong(text, ...secrets)).toEqual([]);
+  });
+
+  it.each([
+    // A description table names the column and its type, a rule, a length or an algorithm, as the two-cell rows do.
+    '| Field | Type |\n|---|---|\n| password | string |',
+    '| Name | Password |\n|---|---|\n| ana | |',
+    '| Field | Password |\n|---|---|\n| type | string |\n| min | 8-64 |\n| algorithm | bcrypt |',
+    // Letters alone in a password's column are a status as often as a password (attack-s49, the lead's decision).
+    '| User | Password |\n|---|---|\n| ana | letmein |\n| bob | pending |\n| carol | rotated |',
+    '| Service | Password | Token |\n|---|---|---|\n| db | yes | no |\n| api | ✅ | ❌ |',
+    // A secret's column that names secrets rather than gives them: an environment variable's or a resource's name.
+    '| Secret | Description |\n|---|---|\n| `DOCKERHUB_TOKEN` | Docker Hub token |\n| `NPM_TOKEN` | npm publish token |',
+    '| Secret | Used by |\n|---|---|\n| npm_token | release |\n| my-app-secret | api |',
+    '| Token | Scope |\n|---|---|\n| `${{ secrets.GITHUB_TOKEN }}` | repo |',
+    // A token's column holds what a token looks like or nothing: sentences, counts, words.
+    '| Token | Meaning |\n|---|---|\n| LPAREN | an opening bracket |\n| IDENT | a name |',
+    '| Model | Tokens |\n|---|---|\n| small | 128000 |\n| large | 1,000,000 |',
+    '| Model | Max tokens |\n|---|---|\n| small | 4096x2 |',
+    '| Step | Token |\n|---|---|\n| 1 | sent to the server |',
+    // A header that names no secret; a column past the name's; a header with no delimiter row under it.
+    '| Setting | Status |\n|---|---|\n| Password | Fixed |',
+    '| User | Password | Note |\n|---|---|---|\n| ana | | v2-rollout |',
+    '| User | Password |\n| ana | x |',
+    '| Password policy | Value |\n|---|---|\n| min length | 12 |\n| rotation | 90d |',
+    // A header in a string in code, its line breaks written out: the row shape took the written `\n` for a value.
+    'const t = "| User | Password |\\n|---|---|\\n| ana | |";',
+    // A table of commands, or a code block's pipes: no header row names a secret there.
+    '```\nps aux | grep password | head\n```',
+  ])('stays: %j', async (text) => {
+    expect(await changed(text)).toEqual([]);
+  });
+});
+
+describe('leak: a secret in quotes or on a diff line after its name', () => {
+  it.each([
+    ['+PASSWORD="{s1}"', 'Xk9mQ2zLw9'],
+    ['-  api_key: \'{s1}\'', 'Xk9mQ2zLw9aaBB'],
+    ['+  password: "{s1}"', 'hunter-2X9!'],
+    ["-DB_PASSWORD='{s1}'", 'hunter-2X9!'],
+    ['@@ -1,2 +1,2 @@\n-PASSWORD="{s1}"\n+PASSWORD="{s2}"', 'Xk9mQ2zLw9', 'Tr0ub4dor&3'],
+  ])('already hidden: %j', async (text, ...secrets) => {
+    expect(await wrong(text, ...secrets)).toEqual([]);
+  });
+});
+
+describe('leak: a credential after a bold label closed before its colon', () => {
+  it.each([
+    ['**Token**: {s1}', 'Xk9mQ2zLw9aaBB'],
+    ['**Token**: {s1}', 'hunter-2X9!'],
+    ['**Secret**: {s1}', 'Xk9mQ2zLw9aaBB'],
+    ['- **API_KEY**: {s1}', 'Xk9mQ2zLw9aaBB'],
+    ['__Access token__: {s1}', 'Xk9mQ2zLw9aaBB'],
+    ['**Token**: `{s1}`', 'hunter-2X9!'],
+    ['**Password:** {s1}', 'hunter-2X9!'],
+    ['**Password**: {s1}', 'hunter-2X9!'],
+    ['**Token:** {s1}', 'Xk9mQ2zLw9aaBB'],
+    ['**API key:** {s1}', 'Xk9mQ2zLw9aaBB'],
+    ['**API key**: {s1}', 'Xk9mQ2zLw9aaBB'],
+    ['- **Secret key:** `{s1}`', 'hunter-2X9!'],
+  ])('%j with %s', async (text, ...secrets) => {
+    expect(await wrong(text, ...secrets)).toEqual([]);
+  });
+
+  it.each([
+    '**Token**: see the vault',
+    '**Token**: required',
+    '**Token**: `GITHUB_TOKEN`',
+    '**Tokens**: 4096',
+    '**Max tokens**: 4096',
+    '**Secret**: stored in 1Password',
+    '**Token**: ${{ secrets.NPM_TOKEN }}',
+    '**Token**: expired',
+    '**API key:** see the vault',
+    '**API key**: `OPENAI_API_KEY`',
+    '**API key:** required for the paid tier',
+  ])('stays: %j', async (text) => {
+    expect(await changed(text)).toEqual([]);
+  });
+});
+
+describe('leak: a secret assignment after a working directory on the same line', () => {
+  it.each([
+    // A working directory of one folder is read as a password (isDirectory: `Pwd=/Xk9mQ2a;`), and hidden too.
+    ['PWD={s1}; SECRET={s2}', '/x', 'Xk9mQ2zLw9aa'],
+    ['PWD=/home/ana; SECRET={s1}', 'Xk9mQ2zLw9aa'],
+    ['PWD=/home/ana/src; DB_PASSWORD={s1}', 'hunter-2X9!'],
+    ['OLDPWD=/home/ana/src; API_KEY={s1}', 'Xk9mQ2zLw9aaBB'],
+    ['PWD=/home/ana;SECRET={s1};', 'Xk9mQ2zLw9aa'],
+    ['PWD=/home/ana;PASSWORD={s1};', 'hunter-2X9!'],
+    ['PWD=/home/ana OLDPWD=/home/ana/src TOKEN={s1}', 'Xk9mQ2zLw9aaBB'],
+    ['PWD=~/src; export PASSWORD={s1}', 'Tr0ub4dor&3'],
+  ])('already hidden: %j', async (text, ...secrets) => {
+    expect(await wrong(text, ...secrets)).toEqual([]);
+  });
+
+  it.each(['PWD=/home/ana; OLDPWD=/home/ana/src', 'PWD=/home/ana/src;SERVER=x;'])("the working directory stays: %j", async (text) => {
+    expect(await changed(text)).toEqual([]);
+  });
+});
+
+describe('a letters-only password in an explicit assignment', () => {
+  it.each([
+    ['password={s1}', 'correcthorsebatterystaple'],
+    ['export PASSWORD={s1}', 'correcthorsebatterystaple'],
+    ['DB_PASSWORD={s1}', 'correcthorsebatterystaple'],
+    ['  password: {s1}', 'correcthorsebatterystaple'],
+    ['{"password": "{s1}"}', 'correcthorsebatterystaple'],
+    ['password: "{s1}"', 'correcthorsebatterystaple'],
+  ])('already hidden: %j', async (text, ...secrets) => {
+    expect(await wrong(text, ...secrets)).toEqual([]);
+  });
+});
+
+describe('speed: the rules added here stay linear', () => {
+  /** `unit` repeated to `n` characters. */
+  const fill = (unit: string) => (n: number) => unit.repeat(Math.ceil(n / unit.length)).slice(0, n);
+
+  it.each([
+    ['tables under a password header', fill('| User | Password |\n|---|---|\n| ana | Xk9mQ2zLw9 |\n\n')],
+    ['one long table', (n: number) => `| User | Password |\n|---|---|\n${fill('| ana | Xk9mQ2zLw9 |\n')(n)}`],
+    ['a wide header row', (n: number) => `| Password ${fill('| a ')(n)}\n|---|---|\n| x | y |`],
+    ['a header and a long delimiter row', (n: number) => `| Password |\n${fill('|---')(n)}`],
+    ['header rows with no delimiter row', fill('| Token | Password |\n')],
+    ['a long row under a header', (n: number) => `| Password |\n|---|\n| ${'a'.repeat(n)}`],
+    ['written-out breaks', fill('| Token |\\n|---|\\n| Xk9mQ2zLw9aaBB |\\n')],
+    ['bold labels closed before the colon', fill('**Token**: Xk9mQ2zLw9aaBB\n')],
+    ['bold marks and spaces', (n: number) => `**Token**${' '.repeat(n)}`],
+  ] as const)('%s', (_name, make) => {
+    expect(redactionGrowth(make, 400_000)).toBeLessThan(LINEAR_GROWTH);
+  }, 120_000);
+});
