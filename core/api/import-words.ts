@@ -17,6 +17,8 @@ export const SKIP_WORDS = {
   empty: 'empty',
   // Said after a count, one or many: "1 repeating what was already imported", never "1 … messages".
   duplicate: 'repeating what was already imported',
+  // Said after a count, one or many: "1 repeating a message already imported, but with different words".
+  differing_copy: 'repeating a message already imported, but with different words',
   // Said of lines, after a count: "2 in a file that is not a transcript" (its file is not named: a count only).
   not_a_transcript: 'in a file that is not a transcript',
 } as const;

@@ -72,10 +72,14 @@ export type EmbeddingBoundary = (typeof EMBEDDING_BOUNDARIES)[number];
  * - `duplicate`: a message the agent recorded again, under a new id (Gemini CLI after a compression or a
  *   tool-output masking) or its own with nothing new (a Gemini re-emission that only adds token counts),
  *   already stored;
+ * - `differing_copy`: a message line another file holds under the same id (Claude Code's `uuid`, which a
+ *   resumed or forked session copies into its new file) with different words: the version of the
+ *   conversation's own file (else the one stored first) is kept, the other counted here; a copy with the
+ *   same words is the same message, stored once and not counted;
  * - `not_a_transcript`: a JSON line of a file none of whose lines has any shape of its agent's (notes a person
  *   or a tool left under a transcript's name): the file is read and counted so, never a failure.
  */
-export const SKIP_REASONS = ['no_id', 'unknown_type', 'meta_only', 'too_large', 'malformed', 'outside_window', 'empty', 'duplicate', 'not_a_transcript'] as const;
+export const SKIP_REASONS = ['no_id', 'unknown_type', 'meta_only', 'too_large', 'malformed', 'outside_window', 'empty', 'duplicate', 'differing_copy', 'not_a_transcript'] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 
 /**

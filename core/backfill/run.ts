@@ -219,6 +219,8 @@ async function importFile(provider: TranscriptProvider, file: TranscriptFile, de
       const rows = appended.partsAppended + appended.partsRefreshed + appended.sessionsAppended;
       outcome.withheld.forgotten += appended.withheld.forgotten;
       outcome.withheld.excluded += appended.withheld.excluded;
+      // Lines another file holds in other words are lines that yielded nothing stored: counted with them.
+      if (appended.copiesDiffering > 0) addSkipped(outcome.lines, 'differing_copy', appended.copiesDiffering);
       // Counted as they land: a copy of a part committed under another session is not new.
       outcome.partsWritten += appended.partsWritten;
       outcome.messagesWritten += appended.messagesWritten;
@@ -268,6 +270,11 @@ function forgetUnreadable(provider: TranscriptProvider, paths: Iterable<string>,
   } catch (error) {
     deps.logger.warn('could not forget an unreadable transcript file', { provider: provider.id, code: errorCode(error) });
   }
+}
+
+function addSkipped(lines: LineStats, reason: SkipReason, n: number): void {
+  lines.skipped ??= {};
+  lines.skipped[reason] = (lines.skipped[reason] ?? 0) + n;
 }
 
 /** Parts held back on purpose are counted, never dropped silently; the field appears once one was. */

@@ -9,6 +9,7 @@ import type { Sink } from './sink.js';
 import type { Spool } from './spool.js';
 import { TitleClaims } from './title-claims.js';
 import { Tombstones } from './tombstones.js';
+import { padded, widthFor } from './widths.js';
 
 /** An opaque object, fresh per provider invocation; the materializer keys in-run state by it. */
 export type RunToken = object;
@@ -63,6 +64,11 @@ export interface MaterializeResult {
   partsRefreshed: number;
   /** Parts held back on purpose: their session or project was forgotten, or its folder is excluded. */
   withheld: { forgotten: number; excluded: number };
+  /**
+   * Message lines whose ids another file's version holds in other words (SKIP_REASONS' `differing_copy`):
+   * not kept, or the version they replaced (a copy's, once its conversation's own file is read).
+   */
+  copiesDiffering: number;
 }
 
 /**
@@ -99,19 +105,6 @@ export interface CapturePolicy {
 }
 
 type Withheld = keyof MaterializeResult['withheld'];
-
-/** Probe statements come in a few fixed widths; a short list is padded by repeating its last id. */
-const WIDTHS = [1, 8, 64, 256] as const;
-
-function widthFor(n: number): number {
-  return WIDTHS.find((w) => w >= n) ?? WIDTHS[WIDTHS.length - 1]!;
-}
-
-function padded(ids: string[], width: number): string[] {
-  const out = ids.slice(0, width);
-  while (out.length < width) out.push(out[out.length - 1]!);
-  return out;
-}
 
 function signature(s: SessionUpdate): string {
   return JSON.stringify(s);
@@ -177,7 +170,7 @@ export class Materializer {
     // Placed over every line the batch read, in file order, before any is left out: an earlier line's
     // time is a place, whether or not its part is stored.
     const places = this.#places(state, batch.parts, options.refresh === true);
-    const result: MaterializeResult = { partsAppended: 0, sessionsAppended: 0, textAppended: 0, partsWritten: 0, messagesWritten: 0, partsRefreshed: 0, withheld: { forgotten: 0, excluded: 0 } };
+    const result: MaterializeResult = { partsAppended: 0, sessionsAppended: 0, textAppended: 0, partsWritten: 0, messagesWritten: 0, partsRefreshed: 0, withheld: { forgotten: 0, excluded: 0 }, copiesDiffering: 0 };
     batch = this.#admitted(state, batch, result.withheld);
     // Joins a commit window when one is open. Every write is idempotent (an upsert, an INSERT OR
     // IGNORE), and the in-run state below records rows only once they were written, so a batch cut
@@ -187,9 +180,11 @@ export class Materializer {
       const updates = this.#reread(state, batch.sessions, options.refresh === true);
       const sessions = this.#changedSessions(state, updates);
       const known: PartRow[] = [];
-      const parts = this.#novelParts(state, batch.parts, options.refresh === true ? known : undefined);
-      const written = this.#sink.write(sessions, parts, known, places);
+      const collided: PartRow[] = [];
+      const parts = this.#novelParts(state, batch.parts, collided, options.refresh === true ? known : undefined);
+      const written = this.#sink.write(sessions, parts, known, places, collided);
       const titled = this.#titles(batch, parts);
+      result.copiesDiffering = written.copiesDiffering;
       result.partsWritten = written.partsWritten;
       result.messagesWritten = written.messagesWritten;
       state.emitted.touch(new Set(batch.parts.map((p) => p.sessionId)));
@@ -404,8 +399,10 @@ export class Materializer {
    * The parts new to the cache; with `known`, the ones their session already holds are collected
    * there, whether it held them before the run or an earlier batch of it wrote them (a message the
    * file re-emits further on, a mark its end puts on turns yielded before: the last read wins).
+   * `collided` gains the held ones not rewritten (a copy of a line in another file), and those a
+   * conversation's own file rewrites over another file's version: the sink says which differ.
    */
-  #novelParts(state: RunState, parts: PartRow[], known?: PartRow[]): PartRow[] {
+  #novelParts(state: RunState, parts: PartRow[], collided: PartRow[], known?: PartRow[]): PartRow[] {
     const bySession = new Map<string, Map<string, PartRow>>();
     for (const part of parts) {
       if (state.spooled?.has(part.partId)) continue;
@@ -415,18 +412,26 @@ export class Materializer {
         // is the conversation's own and a file not its own wrote it first. A caller that names no file
         // is taken to read one.
         const ownRewrites = state.own.has(part.sessionId) && state.unowned.has(part.sessionId);
-        if (known && (state.file === undefined || ownRewrites || state.fromFile.has(`${part.sessionId}\n${part.partId}`))) known.push(part);
+        const reemitted = state.file === undefined || state.fromFile.has(`${part.sessionId}\n${part.partId}`);
+        if (known && (reemitted || ownRewrites)) known.push(part);
+        // What another file of this run stored (a non-refreshing read does not track its own): kept, or replaced by the own file's version.
+        if (!reemitted) collided.push(part);
         continue;
       }
       let group = bySession.get(part.sessionId);
       if (!group) bySession.set(part.sessionId, (group = new Map()));
+      // The same id twice in one batch (a line written again in its own file): the first is the one stored.
       if (!group.has(part.partId)) group.set(part.partId, part);
+      else collided.push(part);
     }
     const novel: PartRow[] = [];
     for (const [sessionId, group] of bySession) {
       const fresh = this.#isFresh(state, sessionId);
       const committed = fresh ? undefined : this.#probeParts(sessionId, [...group.keys()]);
-      if (committed && known && this.#speaksFor(state, group.values().next().value!)) for (const part of group.values()) if (committed.has(part.partId)) known.push(part);
+      if (committed) {
+        const held = known && this.#speaksFor(state, group.values().next().value!) ? known : collided;
+        for (const part of group.values()) if (committed.has(part.partId)) held.push(part);
+      }
       const candidates = committed ? [...group.values()].filter((part) => !committed.has(part.partId)) : group.values();
       let keyed: Set<string> | undefined;
       for (const part of candidates) {

@@ -1,3 +1,4 @@
+import type { Statement } from 'better-sqlite3';
 import { z } from 'zod';
 import { TITLE_SOURCES, type ProviderId } from '../api/index.js';
 import { errorCode, type Logger } from '../log/index.js';
@@ -6,6 +7,7 @@ import { blankSession, countsAsMessage, messageOf, namedBlock, PART_FLAGS, start
 import { turn } from './pace.js';
 import { SearchIndex } from './search-index.js';
 import { CONVERSATION, mergeSession, type CommittedSession, type SessionUpdate } from './sessions.js';
+import { padded, widthFor } from './widths.js';
 
 /** A spooled session row; fields added since a row may have been spooled by an older version default. */
 const SpooledSession = z.object({
@@ -74,9 +76,19 @@ export interface WriteResult extends FlushResult {
   partsRefreshed: number;
   /** Characters of text those rewrites wrote: what their commit will have to write. */
   textRefreshed: number;
+  /** Message lines a stored part's id came with again in other words, not kept (SKIP_REASONS' `differing_copy`). */
+  copiesDiffering: number;
 }
 
 const STEP_ROWS = 250;
+
+/**
+ * Agents whose part ids come from their own message ids, which a resumed or forked session copies into
+ * its new file (Claude Code's `uuid`): a part id stored already is a copy of that message, and one in
+ * other words is counted, never dropped silently. Other agents' ids repeat only in their own file (a
+ * Gemini message written again as it grows, read as its provider decides: see `duplicate`).
+ */
+const COPIED_IDS: ReadonlySet<string> = new Set(['claude']);
 
 /**
  * The messages of a write's parts that hold the person's own words (see countsAsMessage): a message's
@@ -116,6 +128,7 @@ export class Sink {
   readonly #deleteUpTo;
   readonly #insertPart;
   readonly #storedPart;
+  readonly #textProbes = new Map<number, Statement>();
   readonly #refreshPart;
   readonly #placePart;
   readonly #conversationProject;
@@ -211,11 +224,15 @@ export class Sink {
    * own session the cache holds, read again from a file's start: their derived fields are rewritten.
    * `places`: where each part without a time sits in its conversation (see placeUntimed), by part id:
    * a new part is stored there, a refreshed one stored with no time before step 29 moves there.
+   * `collided`: parts whose ids the cache holds (or `parts` holds) that are not written (a copy of a
+   * line), or that replace a copy's version (their conversation's own file): compared with what is
+   * stored once the new parts are, as a part left out because another session holds its id is.
    */
-  write(sessions: readonly SessionUpdate[], parts: readonly PartRow[], refreshed: readonly PartRow[] = [], places: ReadonlyMap<string, number> = new Map()): WriteResult {
+  write(sessions: readonly SessionUpdate[], parts: readonly PartRow[], refreshed: readonly PartRow[] = [], places: ReadonlyMap<string, number> = new Map(), collided: readonly PartRow[] = []): WriteResult {
     const turned = new Map<string, number>();
     const result = inTransaction(this.#db, (): WriteResult => {
       const now = Date.now();
+      const ignored: PartRow[] = [];
       let sessionsWritten = 0;
       for (const session of sessions) if (this.#writeSession(session, now)) sessionsWritten += 1;
       // The person's words added to a message stored before (a newer parser reads a block an older
@@ -223,7 +240,10 @@ export class Sink {
       const spoken = spokenMessages(parts);
       const started = new Set(parts.filter((p) => startsMessage(p.partId)).map((p) => messageOf(p.partId)));
       const joined = [...spoken].filter((message) => !started.has(message));
-      const { partsWritten, messagesWritten } = this.#index.recountMessages(joined, () => this.#insertParts(parts, spoken, turned, places));
+      const { partsWritten, messagesWritten } = this.#index.recountMessages(joined, () => this.#insertParts(parts, spoken, turned, places, ignored));
+      // After the inserts (a second part of one id is compared with the first, stored now), before
+      // the refreshes (which replace what is compared).
+      const differing = this.#differing([...collided, ...ignored]);
       let partsRefreshed = 0;
       let textRefreshed = 0;
       for (const p of refreshed) {
@@ -231,19 +251,50 @@ export class Sink {
         partsRefreshed += 1;
         textRefreshed += p.text?.length ?? 0;
       }
-      return { rows: sessions.length + parts.length + partsRefreshed, partsWritten, messagesWritten, sessionsWritten, partsRefreshed, textRefreshed };
+      return { rows: sessions.length + parts.length + partsRefreshed, partsWritten, messagesWritten, sessionsWritten, partsRefreshed, textRefreshed, copiesDiffering: differing.size };
     });
     this.#tell([...turned].map(([projectKey, at]) => ({ projectKey, at })));
     return result;
   }
 
   /**
+   * The messages among `parts` (ids the cache holds) whose stored text differs from theirs: a copy of
+   * a message in other words (see COPIED_IDS). Only these are asked, a few hundred ids a statement, one
+   * seek of the part_id key each: a new part never is, and a copy with the same words is the same message.
+   */
+  #differing(parts: readonly PartRow[]): Set<string> {
+    const into = new Set<string>();
+    const asked = parts.filter((p) => COPIED_IDS.has(p.provider));
+    for (let i = 0; i < asked.length; ) {
+      const width = widthFor(asked.length - i);
+      const chunk = asked.slice(i, i + width);
+      const stored = new Map(this.#textProbe(width).all(...padded(chunk.map((p) => p.partId), width)) as Array<[string, string | null]>);
+      for (const p of chunk) {
+        const text = stored.get(p.partId);
+        if (text !== undefined && text !== p.text) into.add(messageOf(p.partId));
+      }
+      i += chunk.length;
+    }
+    return into;
+  }
+
+  #textProbe(width: number): Statement {
+    let stmt = this.#textProbes.get(width);
+    if (!stmt) {
+      stmt = this.#db.prepare(`SELECT part_id, text FROM parts WHERE part_id IN (${new Array<string>(width).fill('?').join(', ')})`).raw();
+      this.#textProbes.set(width, stmt);
+    }
+    return stmt;
+  }
+
+  /**
    * Stores the parts the cache does not hold yet and indexes them (unless a run defers it), counting
    * the messages they start; `turned` gains the projects whose conversations received new genuine
    * user turns. `spoken`: the messages among them that hold the person's words. A part without a time
-   * is stored at its place, marked inferred (placed.ts).
+   * is stored at its place, marked inferred (placed.ts). `ignored` gains the parts whose id was stored
+   * already (under another session): not written, and not counted.
    */
-  #insertParts(parts: readonly PartRow[], spoken: ReadonlySet<string>, turned: Map<string, number>, places: ReadonlyMap<string, number>): FlushResult {
+  #insertParts(parts: readonly PartRow[], spoken: ReadonlySet<string>, turned: Map<string, number>, places: ReadonlyMap<string, number>, ignored: PartRow[]): FlushResult {
     let partsWritten = 0;
     let messagesWritten = 0;
     const projects = new Map<string, string | undefined>();
@@ -253,7 +304,10 @@ export class Sink {
       const { flags } = p;
       const place = p.ts ?? places.get(p.partId) ?? null;
       const inserted = this.#insertPart.run(p.partId, p.sessionId, p.provider, p.role, p.kind, place, p.ts === null && place !== null ? 1 : 0, p.text, p.meta, flags & 1, (flags >> 1) & 1, (flags >> 2) & 1, (flags >> 3) & 1, p.contentKey);
-      if (inserted.changes === 0) continue;
+      if (inserted.changes === 0) {
+        ignored.push(p);
+        continue;
+      }
       partsWritten += 1;
       if (this.#startsMessage(p.partId, Number(inserted.lastInsertRowid), messages) && countsAsMessage(p, () => spoken.has(messageOf(p.partId)))) messagesWritten += 1;
       if ((flags & PART_FLAGS.genuineUserTurn) === 0) continue;
