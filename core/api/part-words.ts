@@ -127,8 +127,8 @@ interface ImageFacts {
   bytes: number;
 }
 
-/** "1 image", "2 images". */
-const imagesWords = (n: number) => `${LINE_COUNTS.format(n)} ${n === 1 ? 'image' : 'images'}`;
+/** "1 image", "2 images": also what a result's folded line adds of the images beside its output. */
+export const imagesWords = (n: number) => `${LINE_COUNTS.format(n)} ${n === 1 ? 'image' : 'images'}`;
 
 /** Images whose type and size a tool result's one line says; the rest it counts ("and 2 more"). */
 const LINE_IMAGES = 3;

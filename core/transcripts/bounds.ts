@@ -44,15 +44,29 @@ export function imageFacts(mediaType: unknown, data: unknown): Record<string, un
   return facts;
 }
 
+/** The white space a base64 text may hold (MIME and PEM wrap it in lines of 76 or 64); a decoder skips it. */
+const BASE64_SPACES = ['\n', '\r', ' ', '\t'] as const;
+
+/** `=` (padding), `\n`, `\r`, space, tab: what may end a base64 text and decodes to nothing. */
+function isBase64Tail(code: number): boolean {
+  return code === 61 || code === 10 || code === 13 || code === 32 || code === 9;
+}
+
 /**
  * The bytes a base64 text (from `from` on) decodes to, from its length alone: every 4 characters are 3
- * bytes, and the `=` padding at its end none. A tool result's screenshot is sized this way; decoding
- * megabytes only to count them would hold the event loop on a cold import.
+ * bytes, and its white space and the `=` padding at its end (before a last line end too) none. A tool
+ * result's screenshot is sized this way; decoding megabytes only to count them would hold the event
+ * loop on a cold import. White space is counted by `indexOf`, one native scan per kind, never a copy:
+ * on 5 MB that is well under a millisecond unwrapped and a few wrapped, where a charCodeAt loop took 20.
  */
 export function base64Bytes(data: string, from = 0): number {
   let end = data.length;
-  while (end > from && data.charCodeAt(end - 1) === 61) end -= 1;
-  return Math.floor(((end - from) * 3) / 4);
+  while (end > from && isBase64Tail(data.charCodeAt(end - 1))) end -= 1;
+  let chars = end - from;
+  for (const space of BASE64_SPACES) {
+    for (let at = data.indexOf(space, from); at !== -1 && at < end; at = data.indexOf(space, at + 1)) chars -= 1;
+  }
+  return Math.floor((chars * 3) / 4);
 }
 
 /** One image a tool result returned, as its part's meta keeps it (`imageFacts`): its type and decoded size, never its data. */

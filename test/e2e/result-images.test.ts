@@ -77,7 +77,7 @@ describe('images in tool results, in the session viewer', () => {
     const [shot, read] = [results.nth(0), results.nth(1)];
 
     // Folded, the screenshot's result says its text (its lines, the first one); its image waits under it, unseen.
-    expect(await shot.locator('summary').innerText()).toBe('Result 2 lines: Took the viewport screenshot.');
+    expect(await shot.locator('summary').innerText()).toBe('Result 2 lines: Took the viewport screenshot. · 1 image');
     expect(await shot.locator('.part__image').isVisible()).toBe(false);
     // The result of only an image says it on its folded line: how many, their type and size.
     expect(await read.locator('summary').innerText()).toBe('Result 1 image: PNG, 70 bytes');

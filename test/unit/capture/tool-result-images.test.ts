@@ -48,6 +48,29 @@ describe('the bytes a base64 text decodes to, from its length', () => {
       expect(base64Bytes(bytes.toString('base64url')), `unpadded ${n}`).toBe(n);
     }
   });
+
+  /** Base64 wrapped as MIME and PEM write it: lines of `width` characters, each ended by `eol`. */
+  const wrapped = (text: string, width: number, eol: string) => (text.match(new RegExp(`.{1,${width}}`, 'g')) ?? []).join(eol) + eol;
+
+  it('agrees with decoding it when it is wrapped in lines (\\n or \\r\\n), its padding before the last line end', () => {
+    for (const n of [1, 2, 3, 56, 57, 58, 1000, 34_000]) {
+      const text = Buffer.alloc(n, 0x5a).toString('base64');
+      for (const [width, eol] of [[76, '\n'], [76, '\r\n'], [64, '\n'], [4, '\r\n']] as const) {
+        const lines = wrapped(text, width, eol);
+        expect(Buffer.from(lines, 'base64').length, `decoded ${n}/${width}`).toBe(n);
+        expect(base64Bytes(lines), `wrapped ${n} at ${width} by ${JSON.stringify(eol)}`).toBe(n);
+        expect(base64Bytes(`data:,${lines}`, 6), `from 6, ${n}`).toBe(n);
+      }
+    }
+  });
+
+  it('strips the padding behind trailing white space, and counts none of the white space', () => {
+    expect(base64Bytes('QQ==\n')).toBe(1);
+    expect(base64Bytes('QQ==\r\n')).toBe(1);
+    expect(base64Bytes('QUI=  \t\n')).toBe(2);
+    expect(base64Bytes('QU\nI=')).toBe(2);
+    expect(base64Bytes(' \n\r\n')).toBe(0);
+  });
 });
 
 describe('Claude Code: a tool_result’s images', () => {
@@ -98,6 +121,32 @@ describe('Codex: a function_call_output of content items', () => {
       ],
     });
     expect(JSON.stringify(block!.meta)).not.toContain('iVBORw0KGgo');
+  });
+
+  it('reads a data URL’s scheme and base64 marker in any case (they are case-insensitive), wrapped data by its decoded size', () => {
+    const png = PNG.toString('base64');
+    const [block] = itemBlocks({
+      type: 'function_call_output',
+      call_id: 'call_View2',
+      output: [
+        { type: 'input_image', image_url: `data:image/png;BASE64,${png}` },
+        { type: 'input_image', image_url: `DATA:image/png;Base64,${png}` },
+        { type: 'input_image', image_url: `data:image/png;base64,${png.slice(0, 76)}\r\n${png.slice(76)}\r\n` },
+      ],
+    })!;
+    expect(block!.meta).toMatchObject({
+      images: 3,
+      imageFacts: [
+        { media_type: 'image/png', bytes: 70 },
+        { media_type: 'image/png', bytes: 70 },
+        { media_type: 'image/png', bytes: 70 },
+      ],
+    });
+  });
+
+  it('an image in a message: its data URL’s base64 marker in any case', () => {
+    const blocks = itemBlocks({ type: 'message', role: 'user', content: [{ type: 'input_image', image_url: `data:image/png;BASE64,${PNG.toString('base64')}` }] })!;
+    expect(blocks.map((b) => b.meta)).toMatchObject([{ media_type: 'image/png', bytes: 70 }]);
   });
 });
 

@@ -90,9 +90,15 @@ describe('the viewer: a tool result’s images under it, folded with it', () => 
     const html = render({ toolUseId: 't', images: 2, imageFacts: TWO });
     expect(placeholders(html)).toEqual(['Image · PNG, 34 KB', 'Image · JPEG, 1.2 MB']);
     expect(html).toContain('aria-label="Image, PNG, 34 KB"');
-    // Folded the same way: inside the result's <details>, after its body.
-    expect(html.indexOf('part__image')).toBeGreaterThan(html.indexOf('fold__body'));
-    expect(html.indexOf('part__image')).toBeLessThan(html.indexOf('</details>'));
+  });
+
+  it('folded the same way: inside the result’s <details>, after its body', () => {
+    // A result with text, so it has a body to come after (one without has none, and -1 proves nothing).
+    const html = render({ toolUseId: 't', images: 2, imageFacts: TWO }, 'ok');
+    const body = html.indexOf('fold__body');
+    expect(body).toBeGreaterThan(-1);
+    expect(html.indexOf('part__image')).toBeGreaterThan(html.indexOf('ok', body));
+    expect(html.lastIndexOf('part__image')).toBeLessThan(html.indexOf('</details>'));
   });
 
   it('a result stored before says its count there', () => {
@@ -101,5 +107,13 @@ describe('the viewer: a tool result’s images under it, folded with it', () => 
 
   it('a result without images shows none', () => {
     expect(render({ toolUseId: 't' }, 'ok')).not.toContain('part__image');
+  });
+
+  it('a result with text counts its images on its folded line, so a screenshot is not hidden behind its caption', () => {
+    const summary = (html: string) => /<summary>(.*?)<\/summary>/s.exec(html)?.[1].replace(/<[^>]+>/g, '') ?? '';
+    expect(summary(render({ toolUseId: 't', images: 2, imageFacts: TWO }, 'Saved screenshot.png'))).toMatch(/Saved screenshot\.png · 2 images$/);
+    // A result of only images says them in its line already; one without says nothing of them.
+    expect(summary(render({ toolUseId: 't', images: 2, imageFacts: TWO }))).not.toContain(' · 2 images');
+    expect(summary(render({ toolUseId: 't' }, 'ok'))).not.toContain('image');
   });
 });

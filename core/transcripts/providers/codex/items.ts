@@ -45,9 +45,12 @@ function isContextMessage(content: unknown[]): boolean {
   });
 }
 
-/** `data:image/png;base64,…` → its media type and bytes; any other URL is only named by its type. */
+/**
+ * `data:image/png;base64,…` → its media type and bytes; any other URL is only named by its type. The
+ * scheme and the `base64` marker are case-insensitive (RFC 2397), so `;BASE64,` is read too.
+ */
 function imageUrlFacts(url: unknown): Record<string, unknown> {
-  const match = typeof url === 'string' ? /^data:([^;,]+);base64,(.*)$/s.exec(url) : null;
+  const match = typeof url === 'string' ? /^data:([^;,]+);base64,(.*)$/is.exec(url) : null;
   return match ? imageFacts(match[1], match[2]) : imageFacts(null, null);
 }
 
@@ -126,13 +129,14 @@ function callName(item: Json, type: string): string {
 /**
  * An `image_url` as a tool result's meta keeps it: a `data:image/png;base64,…` URL by its type and
  * decoded size, from its length alone (never decoded); any other URL is an image of no known type or size.
+ * The scheme and the `base64` marker are read in any case, as `imageUrlFacts` reads them.
  */
 function urlImage(url: unknown): ResultImage {
-  if (typeof url !== 'string' || !url.startsWith('data:')) return resultImage(null, 0);
+  if (typeof url !== 'string' || url.slice(0, 5).toLowerCase() !== 'data:') return resultImage(null, 0);
   // The header is short; the search for its comma never walks the data.
   const comma = url.lastIndexOf(',', 256);
   const header = comma > 0 ? url.slice(5, comma) : '';
-  if (!header.endsWith(';base64')) return resultImage(null, 0);
+  if (!header.toLowerCase().endsWith(';base64')) return resultImage(null, 0);
   return resultImage(header.split(';')[0], base64Bytes(url, comma + 1));
 }
 

@@ -1,7 +1,7 @@
 import type { ReactElement } from 'react';
 import type { SessionPart } from '../../../../core/api/index.js';
 import { MarkdownText, SecretText } from '../../components/index.js';
-import { foldLine, isCompactionSummary, partFold, resultImageLines } from '../../../../core/api/part-words.js';
+import { foldLine, imagesWords, isCompactionSummary, partFold, resultImageLines } from '../../../../core/api/part-words.js';
 import { EMPTY_MESSAGE_KIND } from '../../../../core/api/reading.js';
 import { cutSentence, type HarnessFold } from './reading.js';
 import { prettyJson } from './pretty-json.js';
@@ -45,6 +45,8 @@ function Fold({ kind, fold, part, harness, places, open, error, note, images = [
       <summary>
         <span className="fold__label">{label}</span>{' '}
         <span className="fold__summary">{summary !== null && <SecretText text={summary} ranges={marksIn(summary, part, places)} />}</span>
+        {/* Images beside an output are counted on the folded line too: a screenshot is not hidden behind its caption. */}
+        {text !== '' && (part.images ?? 0) > 0 && <span className="fold__beside"> · {imagesWords(part.images ?? 0)}</span>}
       </summary>
       {note !== undefined && <p className="fold__note">{note}</p>}
       {body && (
