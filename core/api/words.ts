@@ -1,14 +1,16 @@
-const rules = new Intl.PluralRules('en');
-const numbers = new Intl.NumberFormat('en');
+// Made at first use, not at import: a process's first Intl object loads the ICU data (~25 ms of CPU),
+// which a command that says no count (`steward --help`) need not pay.
+let rules: Intl.PluralRules | undefined;
+let numbers: Intl.NumberFormat | undefined;
 
 /** The noun for `n`, chosen by Intl.PluralRules: "file" or "files" (never "file(s)"). */
 export function nounFor(n: number, noun: string, plural = `${noun}s`): string {
-  return rules.select(n) === 'one' ? noun : plural;
+  return (rules ??= new Intl.PluralRules('en')).select(n) === 'one' ? noun : plural;
 }
 
 /** "1,204": a number as a person reads it, the same in every count (countOf) and every "x of y". */
 export function numberOf(n: number): string {
-  return numbers.format(n);
+  return (numbers ??= new Intl.NumberFormat('en')).format(n);
 }
 
 /** "1 file", "1,204 messages": how the CLI, MCP and status lines say a count in English. */

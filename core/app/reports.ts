@@ -7,7 +7,9 @@ import type { AppState } from './status.js';
 export const FAILING_AFTER = 3;
 
 const CURATOR_LABELS: Record<CuratorKind, string> = { offline: 'offline', anthropic: 'Anthropic', 'openai-compatible': 'OpenAI-compatible' };
-const count = new Intl.NumberFormat('en');
+// Made at first use, not at import (the first Intl object loads ICU, api/words.ts).
+let numbers: Intl.NumberFormat | undefined;
+const count = { format: (n: number) => (numbers ??= new Intl.NumberFormat('en')).format(n) };
 
 /** Counts by code, as a map (an absent list counts nothing). */
 function codeCounts(list: readonly { code: string; count: number }[] | undefined): Map<string, number> {

@@ -122,7 +122,8 @@ function ownHelpHints(program: Command): void {
   walk(program);
 }
 
-const orList = new Intl.ListFormat('en-GB', { type: 'disjunction' });
+// Made when a group is named without its command, not at import (the first Intl object loads ICU, api/words.ts).
+let orList: Intl.ListFormat | undefined;
 
 /**
  * A verb group named without one of its commands (`steward sessions`) is a usage error, said the same
@@ -140,7 +141,7 @@ function groupsNeedACommand(program: Command): void {
     if (!error || command === program) return;
     const path = wordsOf(command);
     const commands = new Help().visibleCommands(command).filter((sub) => command.commands.includes(sub));
-    throw new UsageError(`${path} needs a command: ${orList.format(commands.map((sub) => sub.name()))} (\`steward ${path} --help\` says what each does)`);
+    throw new UsageError(`${path} needs a command: ${(orList ??= new Intl.ListFormat('en-GB', { type: 'disjunction' })).format(commands.map((sub) => sub.name()))} (\`steward ${path} --help\` says what each does)`);
   });
 }
 

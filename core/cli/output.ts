@@ -157,14 +157,15 @@ export type Run = (action: () => Promise<number>, json?: boolean) => Promise<voi
  */
 const NOT_ON_ONE_LINE = /[\p{Cc}\p{Cs}\u2028\u2029\u202a-\u202e\u2066-\u2069]/gu;
 const LINE_CHARS = 100;
-const graphemes = new Intl.Segmenter();
+// Made for the first title over LINE_CHARS, not at import (the first Intl object loads ICU, api/words.ts).
+let graphemes: Intl.Segmenter | undefined;
 
 /** A title or a first request on one line of a list: each such character as a space, at most 100 characters, never cut inside one. */
 export function oneLine(text: string): string {
   const flat = text.replace(NOT_ON_ONE_LINE, ' ').replace(/ +/g, ' ').trim();
   // A text of at most 100 code units is at most 100 characters: only a longer one is counted by what is seen.
   if (flat.length <= LINE_CHARS) return flat;
-  const chars = Array.from(graphemes.segment(flat), (s) => s.segment);
+  const chars = Array.from((graphemes ??= new Intl.Segmenter()).segment(flat), (s) => s.segment);
   return chars.length > LINE_CHARS ? `${chars.slice(0, LINE_CHARS - 1).join('')}…` : flat;
 }
 

@@ -171,7 +171,9 @@ export function commitSubject(command: string): string | null {
 
 // ------------------------------------------------------------------ files, natural order
 
-const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
+// Made at first use, not at import (the first Intl object loads ICU, api/words.ts).
+let made: Intl.Collator | undefined;
+const collator = { compare: (a: string, b: string) => (made ??= new Intl.Collator('en', { numeric: true, sensitivity: 'base' })).compare(a, b) };
 
 /** Changed files grouped by folder, folders and files in natural order (`b2` before `b10`). */
 export function groupFiles(paths: readonly string[]): FileGroup[] {
