@@ -1081,17 +1081,42 @@ const PLURAL_COLUMN = /(?:token|secret|key|credential)s$/i;
  * keeps it shown), or words joined with no digit (`my-app-secret`).
  */
 const NAMES_A_SECRET = /^(?:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[A-Za-z]+(?:[_.-][A-Za-z]+)+)$/;
+/** Lower-case parts joined by `-` or `.`, digits and all (`db-creds-v2`, `color.blue.500`): a name when namesASecret says so. */
+const JOINED_NAME = /^[a-z][a-z0-9]*(?:[-.][a-z0-9]+)+$/;
+
+/**
+ * Whether a value names a secret or a version rather than gives it: NAMES_A_SECRET, or lower-case parts joined by `-`
+ * or `.` with two words among them (`db-creds-v2`, `tls-cert-01`, `color.blue.500`) or a version (`kv-v2`). One word
+ * and a number (`pass-1234`, `summer-2024`) is how a person makes a password: judged as one.
+ */
+function namesASecret(value: string): boolean {
+  if (NAMES_A_SECRET.test(value)) return true;
+  if (!JOINED_NAME.test(value)) return false;
+  const parts = value.split(/[-.]/);
+  return parts.filter((part) => /^[a-z]{2,}$/.test(part)).length >= 2 || parts.some((part) => /^v\d{1,3}$/.test(part));
+}
+/** A folder's or a file's name in a path: lower case, or one capital then lower case (`Documents`); never a random mix (`Xk9mQ2zL`). */
+const PATH_PART = String.raw`[A-Z]?[a-z0-9_.@-]+`;
+/**
+ * Where a credential is kept rather than the credential, in a column a header alone names: a URI (`kms://alias/prod-signing-2`;
+ * a password in one, `postgres://ana:…@db`, is the URL shapes' to hide, and only it), an ARN, a path (`~/.ssh/id_ed25519`,
+ * `/etc/ssl/private/web.key`, a store's `vault:db/creds/app`), or a date's format (`YYYY-MM-DDTHH:mm:ssZ`, `%Y-%m-%d`).
+ */
+const KEPT_ELSEWHERE = new RegExp(
+  String.raw`^(?:[a-z][a-z0-9+.-]*:\/\/\S*|arn:[a-z0-9-]+:\S*|(?:~|\.{1,2})?(?:\/${PATH_PART}){2,}\/?|~(?:\/${PATH_PART})+\/?|[a-z][a-z0-9-]*:[a-z0-9_.-]+(?:\/[a-z0-9_.-]+)+|(?=[^a-z]*(?:YY|DD|HH|yy|dd|hh|mm|ss))[YyMDdHhmsSTZzX:./+,' -]+|(?=[^%]*%[A-Za-z])(?:%[A-Za-z]|[-:./T ])+)$`,
+);
 /** A table's row break: a line break, or one written out (`\n` in a string in code), as YAML_BREAK reads it; the next one, and one just here. */
 const ROW_BREAK = new RegExp(YAML_BREAK, 'g');
 const ROW_BREAK_HERE = new RegExp(YAML_BREAK, 'y');
 /**
  * A Markdown table's header row and the delimiter row under it (`|---|:--:|`, each cell dashes, perhaps colons): the
- * header starts a line or a string (`{"output":"| User | Password |`, whose `{"output":"` would be read as a first
- * column, and the columns under it one off), the delimiter row holds a pipe and ends its line. The header holds no
- * quote, escaped or not, nor a break, written out or not: each try ends at the next quote or line, so a line is read
- * once.
+ * header starts a line, quotes and all (`| "User" | Password |`; a header read from a quote inside it had its columns
+ * one off, and the secret's shown), and the delimiter row holds a pipe and ends its line. Each try ends at the line's
+ * end, so a line is read once. A line's start may be a JSON text's (`{"output":"| User | Password |`), whose first
+ * cells tableColumnSecrets leaves out; on a line longer than a header is read, the header may start a JSON string
+ * (after `":"` or `[` or `,`), and holds no quote: each such try ends at the next quote.
  */
-const TABLE_HEAD = String.raw`(?:^|(?<=\n|\\n|"))(?<head>(?:[^"\\\r\n]|\\[^rn"\r\n]){1,2000}?)${YAML_BREAK}(?<delimiter>[ \t]{0,8}(?:\|[ \t]{0,8})?:?-{1,64}:?[ \t]{0,8}(?:\|[ \t]{0,8}:?-{1,64}:?[ \t]{0,8}){0,63}(?:\|[ \t]{0,8})?)(?=${YAML_BREAK}|$)`;
+const TABLE_HEAD = String.raw`(?<head>(?:^|(?<=\n|\\n))(?:[^\\\r\n]|\\[^rn\r\n]){1,2000}?|(?<=(?:"[ \t]{0,8}:|[[,])[ \t]{0,8}\\{0,64}")(?:[^"\\\r\n]|\\[^rn"\r\n]){1,2000}?)${YAML_BREAK}(?<delimiter>[ \t]{0,8}(?:\|[ \t]{0,8})?:?-{1,64}:?[ \t]{0,8}(?:\|[ \t]{0,8}:?-{1,64}:?[ \t]{0,8}){0,63}(?:\|[ \t]{0,8})?)(?=${YAML_BREAK}|$)`;
 
 /**
  * A table row's cells as [start, end) spans of `text` (the row from `from` to `to`), split at each pipe not escaped
@@ -1147,14 +1172,32 @@ function columnOf(name: string): 'password' | 'token' | undefined {
 
 /**
  * Whether a cell under a credential's header is one: one word (a cell with a space is a sentence) that names no secret
- * (NAMES_A_SECRET); under a password's name judged as a row's cell is (isMarkdownPassword, so letters alone stay shown
- * unless their cases look random), under another's as an assigned token is (isTokenLike) and describing nothing.
- * Risk: a password shaped as such a name (`correct-horse`, `hunter_2x`) in a column is left shown.
+ * (namesASecret) nor says where one is kept (KEPT_ELSEWHERE); under a password's name judged as a row's cell is
+ * (isMarkdownPassword, so letters alone stay shown unless their cases look random), under another's as an assigned
+ * token is (isTokenLike), describing nothing, and made by a machine: both cases and a digit, or as random as a key
+ * (3 bits a character). A header alone says less than a row that names its own secret: `release2024` is a word.
+ * Risk: a password shaped as such a name (`correct-horse`, `hunter_2x`, `horse-battery-9`) in a column is left shown,
+ * and so is a token of lower case and digits that repeats its characters (`aaaa1111bbbb`).
  */
 function isColumnSecret(value: string, column: 'password' | 'token', name: string): boolean {
-  if (value === '' || /\s/.test(value) || NAMES_A_SECRET.test(value)) return false;
+  if (value === '' || /\s/.test(value) || namesASecret(value) || KEPT_ELSEWHERE.test(value)) return false;
   if (column === 'password') return isMarkdownPassword(value, { name });
-  return isTokenLike(value) && !MARKDOWN_DESCRIPTION.test(value);
+  if (!isTokenLike(value) || MARKDOWN_DESCRIPTION.test(value)) return false;
+  return (/[a-z]/.test(value) && /[A-Z]/.test(value) && /\d/.test(value)) || entropy(value) >= 3;
+}
+
+/**
+ * A header row's cells, without those of a JSON text the line starts with (`{"output":"| User | Password |`): GFM's
+ * header has as many cells as the delimiter row under it, so a first cell past that count holding a quote is no
+ * column's. A header of more cells with no quote (`| User | Password | Role |` over two) is read as written.
+ */
+function headerCells(text: string, match: RegExpExecArray): Span[] {
+  const headEnd = match.index + (match.groups?.head?.length ?? 0);
+  const end = match.index + match[0].length;
+  const cells = rowCells(text, match.index, headEnd);
+  const columns = rowCells(text, end - (match.groups?.delimiter?.length ?? 0), end).length;
+  while (cells.length > columns && /["']/.test(text.slice(cells[0]![0], cells[0]![1]))) cells.shift();
+  return cells;
 }
 
 /**
@@ -1167,7 +1210,7 @@ function tableColumnSecrets(match: RegExpExecArray, text: string): { spans: Span
   const columns = new Map<number, { column: 'password' | 'token'; name: string }>();
   // A delimiter row with no pipe under a header is a heading's underline or a rule (`Password\n---`), no table's.
   if (match.groups?.delimiter?.includes('|'))
-    rowCells(text, match.index, match.index + (match.groups.head?.length ?? 0)).forEach((cell, i) => {
+    headerCells(text, match).forEach((cell, i) => {
       const [a, b] = cellContent(text, cell, true);
       const name = text.slice(a, b);
       const column = columnOf(name);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { wrongAtDepths } from './depth-harness.js';
+import { redactSecrets } from '../../../core/secrets/index.js';
+import { allWays, nested, wrongAtDepths } from './depth-harness.js';
 import { LINEAR_GROWTH, redactionGrowth } from './growth.js';
 
 /**
@@ -76,6 +77,80 @@ describe("leak: a Markdown table whose header row alone names the secret column"
     '```\nps aux | grep password | head\n```',
   ])('stays: %j', async (text) => {
     expect(await changed(text)).toEqual([]);
+  });
+});
+
+describe('a secret column read from a header alone: ordinary documentation values stay shown (review of 6a7a444)', () => {
+  it.each([
+    // Design tokens, a secret's or a version's name (kebab or dotted, lower case, with digits), a date's format.
+    '| Token | Value |\n|---|---|\n| color.blue.500 | #1a73e8 |\n',
+    '| Secret | Used by |\n|---|---|\n| db-creds-v2 | api |\n| tls-cert-01 | ingress |\n',
+    '| Component | Version | Secret |\n|---|---|---|\n| vault | 1.15.2 | kv-v2 |\n',
+    '| Field | Token |\n|---|---|\n| iso | YYYY-MM-DDTHH:mm:ssZ |\n',
+    // Where a key or a credential is kept, not it: a URI, an ARN, a path.
+    '| Env | Signing key |\n|---|---|\n| prod | kms://alias/prod-signing-2 |\n| ci | arn:aws:kms:us-east-1:123456789012:key/abcd |\n',
+    '| Service | Credential |\n|---|---|\n| GCS | workload-identity-v1 |\n| DB | vault:db/creds/app |\n',
+    '| Host | Private key |\n|---|---|\n| web1 | ~/.ssh/id_ed25519 |\n| web2 | /etc/ssl/private/web2.key |\n',
+    // A header alone is weaker than a row naming its own secret: a word with a year is no token.
+    '| Release | Token |\n|---|---|\n| spring | release2024 |\n',
+  ])('stays: %j', async (text) => {
+    expect(await changed(text)).toEqual([]);
+  });
+
+  it.each([
+    // Beside the names above, a value in the same column is still hidden.
+    ['| Secret | Used by |\n|---|---|\n| db-creds-v2 | api |\n| {s1} | web |', 'Xk9mQ2zLw9'],
+    ['| User | Password |\n|---|---|\n| ana | {s1} |\n| bob | {s2} |', 'hunter2', 'Tr0ub4dor-3X'],
+    // One word and a number is how a person makes a password, not a name.
+    ['| User | Password |\n|---|---|\n| ana | {s1} |\n| bob | {s2} |', 'pass-1234', 'summer-2024'],
+    ['| Host | Private key |\n|---|---|\n| web1 | {s1} |', '/Xk9mQ2zL/w9aaBBc'],
+    ['| Name | Token |\n|---|---|\n| ci | {s1} |', '3f9a8c7d2e1b4a5c6d7e8f9a0b1c2d3e'],
+    ['| Env | Signing key |\n|---|---|\n| prod | {s1} |', 'Xk9m/Qz+Lw2aBc=='],
+    ['| Service | Credential |\n|---|---|\n| GCS | workload-identity-v1 |\n| api | {s1} |', 'Qz8wLm3nKp7vRt'],
+    ['| Field | Token |\n|---|---|\n| bot | {s1} |', 'Xk9mQ2zLw9aaBB'],
+  ])('hidden: %j', async (text, ...secrets) => {
+    expect(await wrong(text, ...secrets)).toEqual([]);
+  });
+
+  it('a URI is left to the URL shapes, which hide the password in it', async () => {
+    const text = '| Service | Credential |\n|---|---|\n| db | postgres://ana:Xk9mQ2zLw9@db:5432/app |';
+    for (const level of DEPTHS) for (const out of await allWays(nested(text, level))) expect(out).not.toContain('Xk9mQ2zLw9');
+    expect(redactSecrets(text)).toContain('postgres://ana:[REDACTED]@db:5432/app');
+  });
+});
+
+describe('leak: a quote in a table header cell shifted the columns', () => {
+  it.each([
+    ['| "User" | Password |\n|---|---|\n| ana | {s1} |', 'Xk9mQ2zLw9'],
+    ['| "Host" | Env | Token |\n|---|---|---|\n| db1 | prod | {s1} |', 'Xk9mQ2zLw9aaBB'],
+    ["| 'User' | Password |\n|---|---|\n| ana | {s1} |", 'Xk9mQ2zLw9'],
+    ['| User "a" | Note | Password |\n|---|---|---|\n| ana | "x" | {s1} |', 'Xk9mQ2zLw9'],
+    ['| "Host:" | Password |\n|---|---|\n| db1 | {s1} |', 'Xk9mQ2zLw9'],
+  ])('%j', async (text, ...secrets) => {
+    expect(await wrong(text, ...secrets)).toEqual([]);
+  });
+
+  it.each([
+    // The column the quote would have shifted a secret's name onto stays shown.
+    '| "Password" | Env |\n|---|---|\n| set | prod |',
+    '| "Host" | Token | Env |\n|---|---|---|\n| db1 | | prod-2x9 |',
+  ])('stays: %j', async (text) => {
+    expect(await changed(text)).toEqual([]);
+  });
+});
+
+describe('a bold label is judged as the assignment of its name is', () => {
+  // The assignment shapes hide these (`private_key: ~/.ssh/id_ed25519`, `client_key: web-client-prod-2`,
+  // `token: see_below_v2`): a bold label says the same name, so it hides the same values.
+  it.each([
+    ['**Private key**: {s1}', 'private_key: {s1}', '~/.ssh/id_ed25519'],
+    ['**Client key**: {s1}', 'client_key: {s1}', 'web-client-prod-2'],
+    ['**Token**: {s1}', 'token: {s1}', 'see_below_v2'],
+    ['**Token**: {s1}', 'token: {s1}', 'required'],
+    ['**API key:** {s1}', 'api_key: {s1}', '`OPENAI_API_KEY`'],
+  ])('%j as %j with %s', (bold, assigned, value) => {
+    const hidden = (text: string) => redactSecrets(text.replace('{s1}', value)) !== text.replace('{s1}', value);
+    expect(hidden(bold)).toBe(hidden(assigned));
   });
 });
 
@@ -173,6 +248,12 @@ describe('speed: the rules added here stay linear', () => {
     ['written-out breaks', fill('| Token |\\n|---|\\n| Xk9mQ2zLw9aaBB |\\n')],
     ['bold labels closed before the colon', fill('**Token**: Xk9mQ2zLw9aaBB\n')],
     ['bold marks and spaces', (n: number) => `**Token**${' '.repeat(n)}`],
+    ['header rows holding quotes', fill('| "User" | Password |\n|---|---|\n| ana | Xk9mQ2zLw9 |\n\n')],
+    ['a long line of JSON strings', fill('"k":"| Token | a ",')],
+    ['quotes before one header', (n: number) => `${fill('"a", ')(n)}| Token |\n|---|\n| Xk9mQ2zLw9aaBB |`],
+    ['tables after a JSON text\'s start', fill('{"output":"| User | Password |\n|---|---|\n| ana | Xk9mQ2zLw9 |\n"}\n')],
+    ['a long cell under a token header', (n: number) => `| Token |\n|---|\n| ${fill('%Y')(n)}! |`],
+    ['paths and names under a token header', (n: number) => `| Token |\n|---|\n${fill('| ~/.ssh/id_ed25519 |\n| db-creds-v2 |\n| YYYY-MM-DD |\n')(n)}`],
   ] as const)('%s', (_name, make) => {
     expect(redactionGrowth(make, 400_000)).toBeLessThan(LINEAR_GROWTH);
   }, 120_000);
