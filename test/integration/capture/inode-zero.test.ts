@@ -1,5 +1,6 @@
 import type { BigIntStats, StatOptions } from 'node:fs';
 import { mkdirSync, realpathSync, statSync, symlinkSync } from 'node:fs';
+import type * as Fs from 'node:fs';
 import type * as FsPromises from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -19,6 +20,16 @@ vi.mock('node:fs/promises', async (importOriginal) => {
     if (options?.bigint !== true) return info;
     return Object.assign(Object.create(Object.getPrototypeOf(info) as object) as BigIntStats, info, { ino: 0n });
   };
+  return { ...real, stat, default: { ...real, stat } };
+});
+// The walk's stats, taken in batches through the callback API.
+vi.mock('node:fs', async (importOriginal) => {
+  const real = await importOriginal<typeof Fs>();
+  const stat = (path: string, options: StatOptions, callback: (error: Error | null, info?: Fs.Stats | BigIntStats) => void) =>
+    real.stat(path, options, (error, info) => {
+      if (error || options?.bigint !== true) return callback(error, info);
+      callback(null, Object.assign(Object.create(Object.getPrototypeOf(info) as object) as BigIntStats, info, { ino: 0n }));
+    });
   return { ...real, stat, default: { ...real, stat } };
 });
 
