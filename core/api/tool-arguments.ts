@@ -12,6 +12,8 @@ export type ToolArgumentKind = 'command' | 'path' | 'other';
  * `absolute_path` (read_file), `file_path` (write_file, replace), `dir_path` (list_directory, glob,
  * search_file_content, run_shell_command), `pattern`, `query`, `url`. OpenClaw: `command`, `path`.
  * A search's pattern comes before the folder it searched (Grep, Glob and Gemini's search take both).
+ * Codex's spawn_agent says what it asks the agent in `message` (its `task_name` is only a label), last:
+ * a call with a telling argument above says that.
  */
 export const TOOL_ARGUMENTS: ReadonlyArray<{ key: string; kind: ToolArgumentKind }> = [
   { key: 'command', kind: 'command' },
@@ -26,6 +28,7 @@ export const TOOL_ARGUMENTS: ReadonlyArray<{ key: string; kind: ToolArgumentKind
   { key: 'query', kind: 'other' },
   { key: 'description', kind: 'other' },
   { key: 'prompt', kind: 'other' },
+  { key: 'message', kind: 'other' },
 ];
 
 /** The argument names of one kind, in TOOL_ARGUMENTS' order. */

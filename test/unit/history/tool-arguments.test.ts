@@ -50,6 +50,11 @@ describe('a tool call’s argument, one list for the fold and the digest', () =>
     expect(digestUse(grep)?.filePath).toBe('src');
   });
 
+  it('Codex’s spawn_agent says what it asked the agent in the fold, as Claude’s Task says its description', () => {
+    const spawn = stored('spawn_agent', { task_name: 'worker', message: 'Draft the 1.4.0 changelog from git log v1.3.0..HEAD' });
+    expect(partView(spawn, 'codex').summary).toBe('spawn_agent: Draft the 1.4.0 changelog from git log v1.3.0..HEAD');
+  });
+
   it('every argument of the list is read by both: a path by the digest as a file, a command as the command', () => {
     for (const { key, kind } of TOOL_ARGUMENTS) {
       const part = stored('some_tool', { [key]: 'value-of-it' });
