@@ -1,4 +1,5 @@
 import type { Db, Migration } from '../store/index.js';
+import { geminiContentCallKey } from '../transcripts/index.js';
 import { ownSessionOf } from './own-file.js';
 
 /**
@@ -17,6 +18,81 @@ function addColumnOnce(db: Db, table: string, column: string, definition: string
 function walkEveryIndexedPart(db: Db, walk: 'retag' | 'recount'): void {
   db.prepare("INSERT INTO search_state (key, value) VALUES (?, 0) ON CONFLICT(key) DO UPDATE SET value = 0").run(`${walk}_cursor`);
   db.prepare('INSERT INTO search_state (key, value) VALUES (?, (SELECT IFNULL(MAX(part_rowid), 0) FROM search_map)) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(`${walk}_upto`);
+}
+
+/** A Gemini part's key as parser 7 gave a block of a message's content: its place among the parts. */
+const CONTENT_PLACE = /^c(\d+)$/;
+
+/**
+ * Step 33: each Gemini call part parser 7 stored from a message's content under its place (`c{i}`)
+ * takes the name parser 8 gives that call (geminiContentCallKey: its id, or its rank among the
+ * content's calls), so the re-read parser 8's version forces finds it stored and stores it once. Left
+ * as it is: a call whose new name is stored already (parser 7 stored the call twice, as the content's
+ * `c{i}` and its entry's `tu-`: each keeps its words), and a call sent without an id when a part before
+ * it is not stored (parser 7 kept no copy of a call its entry held, so its rank is not known). Only the
+ * name changes: the row, its rowid (the search index's key), its words and counts stay.
+ */
+function renameGeminiContentCalls(db: Db): void {
+  const sessions = db.prepare("SELECT session_id FROM sessions WHERE provider = 'gemini'").pluck().all() as string[];
+  // A session's Gemini content parts, told on parts_session before any row is read; meta only for a call (its id).
+  const parts = db.prepare("SELECT rowid, part_id, kind, CASE WHEN kind = 'tool_use' THEN meta END FROM parts WHERE session_id = ? AND part_id > 'gm:' AND part_id < 'gm;' AND part_id GLOB '*:c[0-9]*'").raw();
+  const stored = db.prepare('SELECT 1 FROM parts WHERE part_id = ?').pluck();
+  const rename = db.prepare('UPDATE parts SET part_id = ? WHERE rowid = ?');
+  for (const session of sessions) {
+    for (const [message, blocks] of contentPlaces(parts.all(session) as Array<[number, string, string, string | null]>)) {
+      for (const { rowid, name } of contentCallNames(blocks)) {
+        if (stored.get(message + name) === undefined) rename.run(message + name, rowid);
+      }
+    }
+  }
+}
+
+interface ContentPlace {
+  rowid: number;
+  kind: string;
+  meta: string | null;
+}
+
+/** The parts stored under a content place (`c{i}`), by their message's part id prefix (`gm:{session}:{message}:`), each by its place. */
+function contentPlaces(rows: Array<[number, string, string, string | null]>): Map<string, Map<number, ContentPlace>> {
+  const messages = new Map<string, Map<number, ContentPlace>>();
+  for (const [rowid, partId, kind, meta] of rows) {
+    const cut = partId.lastIndexOf(':') + 1;
+    const place = CONTENT_PLACE.exec(partId.slice(cut));
+    if (!place) continue;
+    const message = partId.slice(0, cut);
+    let blocks = messages.get(message);
+    if (!blocks) messages.set(message, (blocks = new Map()));
+    blocks.set(Number(place[1]), { rowid, kind, meta });
+  }
+  return messages;
+}
+
+/** Each content call's new key, in place order; none for an id-less call after a place not stored (its rank unknown). */
+function contentCallNames(blocks: Map<number, ContentPlace>): Array<{ rowid: number; name: string }> {
+  const names: Array<{ rowid: number; name: string }> = [];
+  let rank = 0;
+  let ranked = true;
+  for (let place = 0, last = Math.max(...blocks.keys()); place <= last; place++) {
+    const block = blocks.get(place);
+    if (!block) ranked = false;
+    if (block?.kind !== 'tool_use') continue;
+    const id = callId(block.meta);
+    if (id !== undefined || ranked) names.push({ rowid: block.rowid, name: geminiContentCallKey(id, rank) });
+    rank++;
+  }
+  return names;
+}
+
+/** The call id a stored call's meta says (`toolUseId`), if any. */
+function callId(meta: string | null): string | undefined {
+  if (meta === null) return undefined;
+  try {
+    const id = (JSON.parse(meta) as { toolUseId?: unknown }).toolUseId;
+    return typeof id === 'string' ? id : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** search_state's mark that step 25 took what rule 2 counted before: it must not take it twice. */
@@ -635,6 +711,16 @@ export const GATEWAY_MIGRATIONS: readonly Migration[] = [
       // any tick: without an index that read every checkpoint (about 20 ms at 20,000 files, growing with
       // them). Partial, so a checkpoint with no exclusion (nearly all) costs its writes nothing.
       db.exec('CREATE INDEX IF NOT EXISTS file_checkpoints_exclusion ON file_checkpoints(exclusion) WHERE exclusion IS NOT NULL;');
+    },
+  },
+  {
+    version: 33,
+    name: "a Gemini call stored from a message's content takes the name Gemini parser 8 gives it",
+    up(db) {
+      // Parser 8 names a content call as its toolCalls entry does, not by its place, and reads every Gemini
+      // file again: without this, each call parser 7 stored from a content alone would be stored twice.
+      // Reads the Gemini sessions' parts once (parts_session ranges); run again, finds nothing to rename.
+      renameGeminiContentCalls(db);
     },
   },
 ];

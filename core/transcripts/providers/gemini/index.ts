@@ -6,6 +6,7 @@ import type { ProviderDefinition } from '../../types.js';
 import { GeminiProvider } from './provider.js';
 
 export { chatPlace, GEMINI_PROJECT, GeminiProvider } from './provider.js';
+export { contentCallKey } from './messages.js';
 export { hashPrefixOf, KnownFolders, unknownFolderProject, unknownFolderPrefix, type FolderList } from './folders.js';
 
 export const gemini: ProviderDefinition<'gemini'> = {

@@ -6,7 +6,8 @@ export interface GeminiBlock {
   /**
    * `c{i}` content part, `th{i}` thought, `tu-{callId}` tool call (from `toolCalls` or a content
    * `functionCall`: the same call, the same part), `tr-{callId}` its result; a call without an id is
-   * named by its place among the record's calls (`tu-i{n}` an entry's, `tu-c{n}` a content call's).
+   * named by its place among the record's calls (`tu-i{n}` an entry's, `tu-c{n}` a content call's,
+   * and the entry's of that content call: asContentCall).
    */
   key: string;
   role: string;
@@ -17,6 +18,13 @@ export interface GeminiBlock {
   entry?: true;
   /** A call's place among the record's calls (an entry's index, a content `functionCall`'s rank). */
   slot?: number;
+  /** An image a tool returned beside its function response (`[functionResponse, inlineData]`): that response's call id. */
+  beside?: string;
+  /**
+   * An entry's result with images beside its responses: its meta counting only the ones inside them,
+   * for when a user turn that sent the response back holds the ones beside as its own parts.
+   */
+  alone?: Record<string, unknown>;
 }
 
 const ROLES: Record<string, string> = { user: 'user', gemini: 'assistant', info: 'system', warning: 'system', error: 'system' };
@@ -100,8 +108,12 @@ function contentBlocks(content: unknown, role: string, kind: string): GeminiBloc
   if (typeof content === 'string') return content === '' ? [] : [textBlock('c0', role, kind, content)];
   const parts = Array.isArray(content) ? content : content === undefined || content === null ? [] : [content];
   let calls = 0;
+  // The call id of the function response the images that follow it are beside.
+  let response: string | undefined;
   return parts.map((raw, i) => {
     const block = partBlock(`c${i}`, role, raw);
+    if (block.kind === 'image' && response !== undefined) return { ...block, beside: response };
+    response = block.kind === 'tool_result' ? asString(block.meta.toolUseId) : undefined;
     if (block.kind === 'tool_use') return contentCall(block, calls++);
     return block.kind === 'text' ? { ...block, kind } : block;
   });
@@ -115,7 +127,12 @@ function contentBlocks(content: unknown, role: string, kind: string): GeminiBloc
  */
 function contentCall(block: GeminiBlock, rank: number): GeminiBlock {
   const id = block.meta.toolUseId;
-  return { ...block, key: typeof id === 'string' ? `tu-${safeKey(id)}` : `tu-c${rank}`, slot: rank };
+  return { ...block, key: contentCallKey(typeof id === 'string' ? id : undefined, rank), slot: rank };
+}
+
+/** The key of a content `functionCall`: by its id, or without one by its rank among the content's calls (gateway step 33 renames parser 7's parts by it). */
+export function contentCallKey(id: string | undefined, rank: number): string {
+  return id === undefined ? `tu-c${rank}` : `tu-${safeKey(id)}`;
 }
 
 /**
@@ -161,18 +178,21 @@ function safeKey(id: string): string {
 }
 
 /** A call's recorded result (Parts): its function responses' text, and the images in and beside them. */
-function callResult(raw: unknown): { result: string; images: ResultImage[] } {
-  if (!Array.isArray(raw)) return { result: '', images: [] };
+function callResult(raw: unknown): { result: string; images: ResultImage[]; inside: ResultImage[] } {
+  if (!Array.isArray(raw)) return { result: '', images: [], inside: [] };
   const texts: string[] = [];
   const images: ResultImage[] = [];
+  const inside: ResultImage[] = [];
   for (const part of raw) {
     const response = asObject(asObject(part)?.functionResponse);
     if (response) {
       texts.push(responseText(response.response));
-      inlineImages(response.parts, images);
+      const within = inlineImages(response.parts);
+      images.push(...within);
+      inside.push(...within);
     } else inlineImages([part], images);
   }
-  return { result: texts.join('\n'), images };
+  return { result: texts.join('\n'), images, inside };
 }
 
 /** One call's blocks: its use, then its result once settled (none for a success that recorded nothing). */
@@ -184,13 +204,15 @@ function callBlocks(raw: unknown, index: number): GeminiBlock[] {
   const use: GeminiBlock = { key: `tu-${key}`, role: 'assistant', kind: 'tool_use', text: args.text, meta: { name, toolUseId: asString(call.id), truncated: args.truncated }, entry: true, slot: index };
   const status = asString(call.status);
   if (!status || !SETTLED.has(status)) return [use];
-  const { result, images } = callResult(call.result);
+  const { result, images, inside } = callResult(call.result);
   const text = result !== '' ? result : (asString(call.resultDisplay) ?? '');
   // A call that succeeded with nothing recorded has no result to store; a failed or cancelled one says so.
   if (text === '' && images.length === 0 && status === 'success') return [use];
   const b = bound(text, TOOL_RESULT_CAP);
-  const meta = { name, toolUseId: asString(call.id), isError: status === 'error' ? true : undefined, status: status === 'success' ? undefined : status, ...resultImagesMeta(images), truncated: b.truncated };
-  return [use, { key: `tr-${key}`, role: 'tool', kind: 'tool_result', text: b.text, meta, entry: true }];
+  const meta = (shown: ResultImage[]) => ({ name, toolUseId: asString(call.id), isError: status === 'error' ? true : undefined, status: status === 'success' ? undefined : status, ...resultImagesMeta(shown), truncated: b.truncated });
+  const done: GeminiBlock = { key: `tr-${key}`, role: 'tool', kind: 'tool_result', text: b.text, meta: meta(images), entry: true };
+  if (inside.length < images.length) done.alone = meta(inside);
+  return [use, done];
 }
 
 function toolBlocks(toolCalls: unknown[]): GeminiBlock[] {
@@ -233,9 +255,21 @@ export function messageBlocks(message: Json): GeminiBlock[] | undefined {
   const kind = type === 'error' ? 'error' : type === 'info' || type === 'warning' ? 'notice' : 'text';
   // Thoughts first, then the calls made before the text was written, the text, the calls after it.
   const before = callsBeforeText(message, calls);
-  const tools = calls.map((raw, index) => callBlocks(raw, index));
-  const content = withoutEntered(contentBlocks(message.content, role, kind), tools.flat());
+  const blocks = contentBlocks(message.content, role, kind);
+  const tools = calls.map((raw, index) => callBlocks(raw, index).map((block) => asContentCall(block, blocks)));
+  const content = withoutEntered(blocks, tools.flat());
   return [...thoughtBlocks(message.thoughts), ...tools.slice(0, before).flat(), ...content, ...tools.slice(before).flat()];
+}
+
+/**
+ * An entry's use under the name of the id-less content call it is (at its place, naming the same
+ * tool): the record names the call alike with or without its entry, so a chat only ever seen as its
+ * latest version (a legacy document) stores it once when the entry is written in later.
+ */
+function asContentCall(block: GeminiBlock, content: GeminiBlock[]): GeminiBlock {
+  if (block.kind !== 'tool_use') return block;
+  const call = content.find((c) => c.kind === 'tool_use' && c.meta.toolUseId === undefined && c.slot === block.slot && c.meta.name === block.meta.name);
+  return call ? { ...block, key: call.key } : block;
 }
 
 /**

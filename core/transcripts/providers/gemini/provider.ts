@@ -35,12 +35,17 @@ import { unknownFolderProject } from './folders.js';
  * meta (kept, never deleted). Read again, stored parts take their last version and the mark.
  * 8: the images a tool returned (`inlineData` inside a function response or beside it) are kept as
  * their count and each one's type and size (meta `images`, `imageFacts`), no longer dropped, and a
- * result of only images is stored; read again, stored results gain them. And a call in a record's
- * content is named as its `toolCalls` entry names it (`tu-{callId}`; one the model sent without an id
- * by its rank among the content's calls, `tu-c{n}`), not by its place among the parts; an entry written after a copy of its call was stored (the call in the content, the
- * response sent back as a user turn) takes the copy's part instead of adding a second call, and an
- * entry is the id-less content call at its place naming the same tool. Read again, a call an older
- * parser stored from a content under `c{i}` keeps that part (nothing is deleted) beside the new one.
+ * result of only images is stored; read again, stored results gain them. An image beside a response
+ * is shown once: as its own part of the user turn that sent the response back, when one holds it,
+ * else in the entry's result. And a call in a record's content is named as its `toolCalls` entry
+ * names it (`tu-{callId}`; one the model sent without an id by its rank among the content's calls,
+ * `tu-c{n}`, which its entry then takes too), not by its place among the parts; an entry written after
+ * a copy of its call was stored (the call in the content, the response sent back as a user turn)
+ * takes the copy's part instead of adding a second call, and an entry is the id-less content call at
+ * its place naming the same tool (so a legacy chat, read only as its latest version, stores it once
+ * too). Gateway step 33 renamed the calls parser 7 stored from a content under `c{i}` to these names
+ * first, so the read again finds them stored; one it could not rename (its name stored already, or an
+ * id-less call's rank unknown) stays beside the new one (nothing is deleted).
  */
 export const GEMINI_PARSER_VERSION = 8;
 
@@ -147,6 +152,14 @@ class ChatReader {
    * parts.
    */
   readonly #calls = new Map<string, { partId: string; entry: boolean; ts: number | null }>();
+  /**
+   * Calls whose images beside their response (`[functionResponse, inlineData]`) a user turn that sent
+   * the response back stored as its own parts: their entry's result counts only the images inside its
+   * responses (`alone`), so each image is shown once, whichever of the two is read first.
+   */
+  readonly #besideHeld = new Set<string>();
+  /** Each entry's result with images beside its responses, by call id, as last placed: told later that a user turn holds them. */
+  readonly #besideResults = new Map<string, { placed: Placed; messageId: string }>();
   /** The message list as Gemini holds it, to know a turn it recorded again under a new id. */
   readonly #history = new RecordedHistory();
   readonly #ctx: ChatContext;
@@ -303,6 +316,7 @@ class ChatReader {
     // Every block's row is built before any is kept: one that throws (too deep) leaves none of the message stored.
     const changed = blocks.map((placed) => this.#block(message, messageId, placed)).filter((row) => row !== undefined);
     for (const row of changed) this.#keep(row, messageId, session);
+    this.#holdBeside(blocks, session);
     // A re-emission that changed no block (only its token counts, say) repeats what is stored.
     return changed.length > 0 ? undefined : 'duplicate';
   }
@@ -411,13 +425,32 @@ class ChatReader {
       for (const name of names) if (!this.#calls.has(name)) this.#calls.set(name, { partId: own.partId, entry: false, ts });
       return own;
     }
+    // A result whose images beside its responses a user turn holds counts only the ones inside them.
+    const beside = block.alone && typeof block.meta.toolUseId === 'string' ? block.meta.toolUseId : undefined;
+    const shown = beside !== undefined && this.#besideHeld.has(beside) ? { ...block, meta: block.alone! } : block;
     // Only a copy this read emitted has a part to take (not one outside the window, say).
-    const placed = known && !known.entry && this.#emitted.has(known.partId) ? { block, partId: known.partId, ts: known.ts } : own;
+    const placed = known && !known.entry && this.#emitted.has(known.partId) ? { block: shown, partId: known.partId, ts: known.ts } : { ...own, block: shown };
+    if (beside !== undefined) this.#besideResults.set(beside, { placed, messageId });
     for (const name of names) {
       const call = this.#calls.get(name);
       if (!call || !call.entry) this.#calls.set(name, { partId: placed.partId, entry: true, ts: placed.ts });
     }
     return placed;
+  }
+
+  /**
+   * A user turn's images beside a response, stored as its parts: the entry's result emitted before
+   * with them counted is emitted again counting only the images inside its responses.
+   */
+  #holdBeside(blocks: Placed[], session: SessionRow): void {
+    for (const { block } of blocks) {
+      if (block.beside === undefined || this.#besideHeld.has(block.beside)) continue;
+      this.#besideHeld.add(block.beside);
+      const held = this.#besideResults.get(block.beside);
+      if (!held?.placed.block.alone || !this.#emitted.has(held.placed.partId)) continue;
+      const row = this.#block({}, held.messageId, { ...held.placed, block: { ...held.placed.block, meta: held.placed.block.alone } });
+      if (row) this.#keep(row, held.messageId, session);
+    }
   }
 
   /**
