@@ -4,6 +4,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './shell/App.js';
 import { connect, syncPlaceWithLocation } from './store.js';
+import { trackPanelDepth } from './navigation.js';
 import { chooseTransport, createHttpTransport, onTokenLink } from './transport.js';
 
 // The token leaves the address bar before anything else reads the fragment.
@@ -19,6 +20,7 @@ if (choice.kind === 'no-token' || choice.transport.kind === 'http') {
   });
 }
 syncPlaceWithLocation();
+trackPanelDepth();
 
 const root = document.getElementById('root');
 if (root) {

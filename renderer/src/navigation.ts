@@ -125,3 +125,41 @@ export function searchHref(params: Record<string, string | undefined>): string {
 export function replaceAddress(href: string): void {
   if (window.location.hash !== href) window.history.replaceState(window.history.state, '', href);
 }
+
+/** Where an entry of the tab's history keeps how many of the panel's own entries come before it. */
+const DEPTH = 'panelDepth';
+
+type Entry = Pick<History, 'state' | 'replaceState'>;
+
+/** How many of the panel's entries come before this one in the tab: 0 when the tab came to the panel on it. */
+export function panelDepth(entry: Pick<History, 'state'> = window.history): number {
+  const state = entry.state as Record<string, unknown> | null;
+  const depth = typeof state === 'object' && state !== null ? state[DEPTH] : undefined;
+  return typeof depth === 'number' ? depth : 0;
+}
+
+function stamp(entry: Entry, depth: number): void {
+  const state = typeof entry.state === 'object' && entry.state !== null ? (entry.state as Record<string, unknown>) : {};
+  entry.replaceState({ ...state, [DEPTH]: depth }, '');
+}
+
+/**
+ * Stamps each entry the panel adds to the tab's history with its depth, one past the entry it left, so
+ * Back within the panel can tell the page before is the panel's (history.length counts the pages the
+ * tab showed before it too). Back and Forward land on stamped entries and keep theirs. Returns unsubscribe.
+ */
+export function trackPanelDepth(win: Pick<Window, 'addEventListener' | 'removeEventListener'> & { history: Entry } = window): () => void {
+  let depth = panelDepth(win.history);
+  if (!(typeof win.history.state === 'object' && win.history.state !== null && DEPTH in win.history.state)) stamp(win.history, depth);
+  const moved = () => {
+    const state = win.history.state as Record<string, unknown> | null;
+    if (typeof state === 'object' && state !== null && typeof state[DEPTH] === 'number') depth = state[DEPTH];
+    else stamp(win.history, (depth += 1));
+  };
+  win.addEventListener('hashchange', moved);
+  win.addEventListener('popstate', moved);
+  return () => {
+    win.removeEventListener('hashchange', moved);
+    win.removeEventListener('popstate', moved);
+  };
+}

@@ -333,7 +333,7 @@ describe('search and read conversations in the panel', () => {
     await page.context().close();
   });
 
-  it('lists a project’s conversations with their titles, dates and lengths', async () => {
+  it('lists a project’s conversations with their titles, dates, agents and lengths', async () => {
     // A fixed locale: the dates read as relative times ("10 days ago").
     const { page, problems } = await openPanel(browser, steward, { context: { locale: 'en-US' } });
     await goToPlace(page, 'Projects');
@@ -347,7 +347,7 @@ describe('search and read conversations in the panel', () => {
       new Date(config + 3 * 60_000).toISOString(),
       new Date(pruning + 6 * 60_000).toISOString(),
     ]);
-    expect(await list.locator('.project-sessions__meta').allInnerTexts()).toEqual(['10 days ago · 3 messages · 3 min', '20 days ago · 4 messages · 6 min · 1 subagent']);
+    expect(await list.locator('.project-sessions__meta').allInnerTexts()).toEqual(['10 days ago · Claude Code · 3 messages · 3 min', '20 days ago · Claude Code · 4 messages · 6 min · 1 subagent']);
     await list.getByRole('link', { name: 'Winter pruning plan' }).click();
     await page.locator('main[data-place="session"] .conversation').waitFor();
     // Back to the project: the conversation that was opened has the focus, not the project's heading.

@@ -16,7 +16,7 @@ export function linkExample(origin: string): string {
 
 /**
  * Shown when the page is not let in. `expired`: the token it held (the link's, or the one this browser
- * kept) was refused: replaced by `steward token rotate`, or another Steward's. Otherwise the page came
+ * kept) was refused: replaced by `steward token rotate`, another Steward's, or a link copied short. Otherwise the page came
  * without the link's token (a bookmark, a new tab, a typed address) in a browser that has kept none for
  * this address: either way `steward open` is the way in. A restart keeps the token.
  */
@@ -33,8 +33,8 @@ export function NoToken({ expired, origin = window.location.origin }: { expired:
         <h1 className="gate__title">{expired ? 'This link is no longer valid' : 'Let this browser in with steward open'}</h1>
         {expired ? (
           <p>
-            Its key was replaced (<code>steward token rotate</code>) or it belongs to another Steward. <code>steward open</code> opens the current
-            address, and <code>steward info</code> prints it.
+            Its key was replaced (<code>steward token rotate</code>), belongs to another Steward, or was not copied whole (a terminal may wrap
+            the link). <code>steward open</code> opens the current address, and <code>steward info</code> prints it.
           </p>
         ) : (
           <>

@@ -18,4 +18,10 @@ describe('the page a browser not let in is shown', () => {
   it('a page with no web address of its own (opened from a file) is given the default one', () => {
     expect(gate(true, 'null')).toContain('<code>http://127.0.0.1:47470/#token=…</code>');
   });
+
+  // QA 11: a link copied from a terminal that wrapped it carries a cut key; the page named only a
+  // rotation or another Steward, never the likeliest cause on a first visit.
+  it('says a refused link may have been copied incompletely', () => {
+    expect(gate(true, 'http://127.0.0.1:47470')).toMatch(/not copied whole/);
+  });
 });

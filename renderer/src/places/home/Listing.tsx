@@ -12,7 +12,7 @@ const COLUMNS: readonly Column<Survey>[] = [
   { header: 'Files', align: 'end', cell: (s) => formatCount(s.files) },
   { header: 'Size', align: 'end', cell: (s) => <Together>{formatBytes(s.bytes)}</Together> },
   { header: 'Dates', cell: datesWords },
-  { header: 'Transcript files older than the window', align: 'end', cell: olderCellWords },
+  { header: 'In the folders, older than the window', align: 'end', cell: olderCellWords },
 ];
 
 /** What the agents' folders hold, from their listing alone: per agent, then in one sentence. */

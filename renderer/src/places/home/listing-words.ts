@@ -22,7 +22,7 @@ export function datesWords(s: Pick<Survey, 'files' | 'oldestAt' | 'newestAt' | '
 }
 
 /**
- * The listing's "Transcript files older than the window" for one agent, in words (files on disk, not what
+ * The listing's "In the folders, older than the window" for one agent, in words (files on disk, not what
  * Steward holds, which `steward cache prune` would remove): its files older than the window, the
  * older messages in its newer files, and the files not counted yet; "none" when there is nothing of
  * those (never "0 (0 bytes)").

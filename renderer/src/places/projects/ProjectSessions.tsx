@@ -30,7 +30,7 @@ function useListFocus(projectKey: string, loaded: boolean, count: number): { lis
   return { list, button, landAt: setLanding };
 }
 
-/** A project's conversations, newest first: title (or first request), when, how long, how many messages. */
+/** A project's conversations, newest first: title (or first request), when, with which agent, how long, how many messages. */
 export function ProjectSessions({ projectKey }: { projectKey: string }): ReactElement {
   // Titles with secrets redacted (a list is read on a shared screen too); the conversation's page can show them.
   const first = useCall('Sessions.List', { projectKey, limit: 25, redact: true }, { refreshOn: ['sweep.tick', 'history.changed'] });
@@ -71,7 +71,8 @@ export function ProjectSessions({ projectKey }: { projectKey: string }): ReactEl
             </a>
             <span className="project-sessions__meta">
               {s.lastAt !== null && <time dateTime={new Date(s.lastAt).toISOString()}>{formatRelativeTime(s.lastAt)}</time>}
-              {` · ${countOf(s.messages, 'message')}`}
+              {/* One folder's conversations come from several agents: each says which it was with. */}
+              {`${s.lastAt !== null ? ' · ' : ''}${s.app} · ${countOf(s.messages, 'message')}`}
               {s.durationMs !== null && s.durationMs > 0 ? ` · ${formatDuration(s.durationMs)}` : ''}
               {s.subagents > 0 ? ` · ${countOf(s.subagents, 'subagent')}` : ''}
             </span>

@@ -2,20 +2,21 @@ import { useEffect, useState, type ReactElement } from 'react';
 import type { ForgetKind, Result } from '../../../../core/api/index.js';
 import { Button, ConfirmInPlace, countOf, formatDateTime, formatDuration, Together } from '../../components/index.js';
 import { useAction, useCall } from '../../hooks.js';
-import { placeHref, projectHref } from '../../navigation.js';
+import { panelDepth, placeHref, projectHref } from '../../navigation.js';
 import { useWiping, WipeChoice } from '../projects/WipeChoice.js';
 
 type Page = Result<'Sessions.Get'>;
 
-function goBack(): void {
-  if (window.history.length > 1) window.history.back();
-  else window.location.hash = placeHref('search');
+/** Back within the panel; to Search when the tab came to the panel on this conversation (the page before is not the panel's). */
+export function goBack(history: Pick<History, 'state' | 'back'> = window.history, location: Pick<Location, 'hash'> = window.location): void {
+  if (panelDepth(history) > 0) history.back();
+  else location.hash = placeHref('search');
 }
 
-/** Back to where the person came from; to Search when the conversation was opened by its address. */
+/** Back to where the person came from in the panel; to Search when the conversation was opened by its address. */
 export function BackButton(): ReactElement {
   return (
-    <Button variant="quiet" onClick={goBack}>
+    <Button variant="quiet" onClick={() => goBack()}>
       ← Back
     </Button>
   );

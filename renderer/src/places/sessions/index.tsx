@@ -210,8 +210,46 @@ function NotInSteward({ sessionId, check }: { sessionId: string; check: Check })
   return <ConversationNotHeld sessionId={sessionId} record={cover.data?.record ?? null} check={check} nextCheckAt={sweep.data?.nextTickAt ?? null} />;
 }
 
-function NotLoaded({ sessionId, error, onRetry, check }: { sessionId: string; error: Error; onRetry: () => void; check: Check }): ReactElement {
+/** What a `not_found` of Sessions.Get says it missed (its details' `missing`: the conversation or the part), and which subagent holds that part. */
+function missedOf(error: Error): { missing: unknown; heldBy: string | undefined } {
+  const details = (error as { data?: { details?: Record<string, unknown> } }).data?.details;
+  return { missing: details?.missing, heldBy: typeof details?.heldBy === 'string' ? details.heldBy : undefined };
+}
+
+/**
+ * The address names a message the conversation does not hold (a reading position kept from before, a
+ * link cut short): the conversation is there, so it is offered from its start, or the subagent that
+ * holds the message is, never "not in Steward".
+ */
+function MessageNotHere({ sessionId, partId, heldBy }: { sessionId: string; partId: string; heldBy: string | undefined }): ReactElement {
+  return (
+    <EmptyState icon="search" title="That message is not in this conversation">
+      <p>
+        The address names a message (<code>{partId}</code>) this conversation does not hold.{' '}
+        {heldBy !== undefined ? (
+          <>
+            One of its subagents holds it: <a href={sessionHref(heldBy, partId)}>open the message in that subagent</a>, or{' '}
+            <a href={sessionHref(sessionId)}>open the conversation at its start</a>.
+          </>
+        ) : (
+          <a href={sessionHref(sessionId)}>Open the conversation at its start</a>
+        )}
+      </p>
+    </EmptyState>
+  );
+}
+
+function NotLoaded({ sessionId, partId, error, onRetry, check }: { sessionId: string; partId: string | undefined; error: Error; onRetry: () => void; check: Check }): ReactElement {
   const gone = (error as { code?: unknown }).code === 'not_found';
+  const missed = missedOf(error);
+  if (gone && missed.missing === 'part' && partId !== undefined) {
+    return (
+      <>
+        <PlaceHeader title="Conversation" description="Steward holds this conversation, but not the message its address names." actions={<BackButton />} />
+        <MessageNotHere sessionId={sessionId} partId={partId} heldBy={missed.heldBy} />
+      </>
+    );
+  }
   return (
     <>
       {/* A conversation Steward does not hold is not called "one captured conversation" above the words saying so. */}
@@ -260,7 +298,7 @@ export function SessionViewer({ sessionId, partId }: { sessionId: string; partId
     if (held) heldAgain(sessionId);
   }, [held, sessionId]);
   if (shows === 'forgotten') return <Forgotten sessionId={sessionId} wipeAsked={forgotten?.wipeAsked} check={check} />;
-  if (shows === 'not-loaded' && pages.error) return <NotLoaded sessionId={sessionId} error={pages.error} onRetry={pages.reload} check={check} />;
+  if (shows === 'not-loaded' && pages.error) return <NotLoaded sessionId={sessionId} partId={partId} error={pages.error} onRetry={pages.reload} check={check} />;
   if (!pages.page) return <p className="muted">Loading the conversation…</p>;
   return (
     <SessionPage
