@@ -110,7 +110,7 @@ describe('the viewer: a tool result’s images under it, folded with it', () => 
   });
 
   it('a result with text counts its images on its folded line, so a screenshot is not hidden behind its caption', () => {
-    const summary = (html: string) => /<summary>(.*?)<\/summary>/s.exec(html)?.[1].replace(/<[^>]+>/g, '') ?? '';
+    const summary = (html: string) => /<summary>(.*?)<\/summary>/s.exec(html)?.[1]?.replace(/<[^>]+>/g, '') ?? '';
     expect(summary(render({ toolUseId: 't', images: 2, imageFacts: TWO }, 'Saved screenshot.png'))).toMatch(/Saved screenshot\.png · 2 images$/);
     // A result of only images says them in its line already; one without says nothing of them.
     expect(summary(render({ toolUseId: 't', images: 2, imageFacts: TWO }))).not.toContain(' · 2 images');
