@@ -9,7 +9,7 @@ export * from './client.js';
 export * from './lists.js';
 export { namedFor, paramsWords, refusedField } from './params-words.js';
 export { contractFingerprint } from './fingerprint.js';
-export { countOf, cutShortWords, nounFor, numberOf, wholeAt } from './words.js';
+export { countOf, cutShortWords, nounFor, numberOf, sessionCountWords, wholeAt } from './words.js';
 export { lostWords } from './retention-words.js';
 export { DATE_FORMS, EpochMs, LAST_MS, localDay, localTime, parseDateText, parseIsoDate } from './dates.js';
 export { appName, PROVIDERS, PROVIDER_IDS, rootKinds, type ProviderId, type RootKey, type RootKind, type ProviderDescriptor } from './registry.js';

@@ -45,7 +45,10 @@ const isoTime: TimeWords = (ms) => new Date(ms).toISOString();
  * check is not there. `lastCheckAt`: when Steward last looked at every agent's folders (Sweep.Status).
  */
 export function nobodyImportsNote(lastCheckAt: number | null, at: TimeWords = isoTime): string {
-  return `No Steward is running to import new transcripts (${lastCheckWords(lastCheckAt, at)}), so newer messages are not here: \`steward sweep\` imports them now, starting Steward (\`steward serve\`) keeps them coming.`;
+  // With no check on record nothing was imported from every agent yet (a new store): what brings in
+  // their history is an import of it (`steward backfill`), not one scheduled check of what changed.
+  const remedy = lastCheckAt === null ? '`steward backfill` imports your agents’ transcript history now, starting Steward (`steward serve`) keeps new ones coming' : '`steward sweep` imports them now, starting Steward (`steward serve`) keeps them coming';
+  return `No Steward is running to import new transcripts (${lastCheckWords(lastCheckAt, at)}), so newer messages are not here: ${remedy}.`;
 }
 
 /**

@@ -135,7 +135,8 @@ export const SearchQueryResult = z.strictObject({
   sessions: z.array(SearchSession),
   /**
    * The query could not be searched as written, or a word of it not as typed; `message` says so in words to show. `phrase`: it was
-   * not valid search syntax, so it was searched as one exact phrase, or without an operator that had
+   * not valid search syntax, so it was searched as one exact phrase (code typed as written, `upload()`, is
+   * said to be searched as its exact text, never invalid), or without an operator that had
    * nothing on a side and a lone `*` (`kitchen AND` as `kitchen`); one with only those has no words to
    * search for (no hits; with a filter, the filter's parts newest first, as `newest`). `too_broad`: a prefix* stands for
    * more words than a search can merge in its time, so nothing was searched (no hits, no cursor): the

@@ -19,6 +19,15 @@ export function countOf(n: number, noun: string, plural?: string): string {
 }
 
 /**
+ * A conversation's size as `sessions list` and an export's heading both say it: its messages, then its
+ * tool calls and subagents only when it has any ("13 messages, 3 tool calls, 1 subagent").
+ */
+export function sessionCountWords(s: { messages: number; toolCalls: number; subagents: number }): string {
+  const some = (n: number, noun: string) => (n > 0 ? [countOf(n, noun)] : []);
+  return [countOf(s.messages, 'message'), ...some(s.toolCalls, 'tool call'), ...some(s.subagents, 'subagent')].join(', ');
+}
+
+/**
  * What a part Steward stored cut short says of it (a text over the cap keeps its start): one sentence
  * for the export, the CLI's view and MCP, each framing it its own way.
  */

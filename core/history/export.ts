@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { countOf, cutShortWords, foldLine, harnessLine, joinedContext, messageSpeaker, partFold, resultImageLines, REWOUND_LINE, rewoundMarks, StewardError, subagentPlaces, subagentsAt, timeSpan, withoutBlankEnds, type ForgetKind, type SessionExport, type SessionExportPiece, type SessionMessage, type SessionPart, type SessionSummary } from '../api/index.js';
+import { cutShortWords, foldLine, harnessLine, joinedContext, messageSpeaker, partFold, resultImageLines, REWOUND_LINE, rewoundMarks, sessionCountWords, StewardError, subagentPlaces, subagentsAt, timeSpan, withoutBlankEnds, type ForgetKind, type SessionExport, type SessionExportPiece, type SessionMessage, type SessionPart, type SessionSummary } from '../api/index.js';
 import { pacer, turn, type Pace } from '../gateway/index.js';
 import type { Redactor } from '../secrets/index.js';
 import { exportFileName } from './export-name.js';
@@ -168,7 +168,7 @@ function headingMarkdown(s: SessionSummary, h: string): string[] {
     s.projectName ? `- Project: ${label(s.projectName)} (${code(s.projectKey ?? '')})` : null,
     `- ${label(s.app)}${s.agentType ? `, agent ${label(s.agentType)}` : ''}${s.model ? `, ${label(s.model)}` : ''}`,
     s.startedAt !== null ? spanLine(timeSpan(s.startedAt, s.lastAt, when)) : null,
-    `- ${countOf(s.messages, 'message')}, ${countOf(s.toolCalls, 'tool call')}`,
+    `- ${sessionCountWords(s)}`,
   ].filter((line): line is string => line !== null);
   return [`${h} ${title}`, facts.join('\n')];
 }

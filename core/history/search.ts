@@ -51,6 +51,10 @@ const COUNTED_WORDS = 16;
 /** Said of a word written as a column that is none (`text:backoff`); the README's search syntax names the same columns. */
 const NOT_A_COLUMN = 'is no column of the search index (body:, thinking:, tool_input: and tool_output: are); a kind or a role is a filter of its own.';
 const FALLBACK_MESSAGE = 'That was not valid search syntax, so it was searched as one exact phrase.';
+/** What may stand before a call's `(` in code (`upload(`, `foo.bar(`, `Vec<u8>::new(`, `xs[0](`). */
+const CALLEE_END = /[\p{L}\p{N}_$>\]]/u;
+/** What a search of code typed as written says (see codeAsTyped): the input, as it was searched. */
+const exactTextMessage = (query: string) => `Searched as the exact text “${query.trim()}”.`;
 const AS_WRITTEN_MESSAGE = 'Nothing matched that as search syntax (AND, OR, NOT and NEAR are operators), so it was searched as one exact phrase.';
 /** What a search of plain words says that no part holds all of, searched again with any of them (see anyWordsQuery). */
 const ANY_WORDS_MESSAGE = 'No message has all of these words; showing those with any of them.';
@@ -193,7 +197,7 @@ export class HistorySearch {
     let page = prepared === null ? undefined : await refusedAsUndefined(() => attempt(used));
     let fallback = typed.leftOut.length > 0 || typed.moved ? leftOutMessage(typed) : undefined;
     if (page === undefined) {
-      fallback = cursor?.w === 1 ? AS_WRITTEN_MESSAGE : FALLBACK_MESSAGE;
+      fallback = cursor?.w === 1 ? AS_WRITTEN_MESSAGE : codeAsTyped(params.query) ? exactTextMessage(params.query) : FALLBACK_MESSAGE;
       used = asPhrase(params.query);
       // A phrase of nothing but punctuation holds no word to find: no hits, never an error.
       page = (await refusedAsUndefined(() => attempt(used))) ?? { matches: [], next: undefined };
@@ -447,6 +451,24 @@ async function refusedAsUndefined(run: () => Promise<Page>): Promise<Page | unde
     if (error instanceof SearchSyntaxError) return undefined;
     throw error;
   }
+}
+
+/**
+ * Whether a query the syntax refused is code as a person types it to find it (`upload()`,
+ * `foo.bar()`, `await save(doc)`) rather than a malformed expression: each `(` follows a name, as a
+ * call's does, and each is closed; no quote, no operator (`NEAR(` is syntax). It is no mistake, so
+ * its note says what was searched without calling it invalid.
+ */
+function codeAsTyped(query: string): boolean {
+  if (query.includes('"') || OPERATOR_WORDS.test(query.replace(/[()]/g, ' '))) return false;
+  let depth = 0;
+  for (let i = 0; i < query.length; i += 1) {
+    if (query[i] === '(') {
+      if (i === 0 || !CALLEE_END.test(query[i - 1]!)) return false;
+      depth += 1;
+    } else if (query[i] === ')' && --depth < 0) return false;
+  }
+  return depth === 0 && query.includes('(');
 }
 
 /** What a search says whose operators with nothing on a side, or lone `*`, were left out (see withoutDangling). */

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { countOf, cutShortWords, foldLine, harnessLine, joinedContext, messageSpeaker, pageCountWords, partFold, partHolderOf, resultImageLines, REWOUND_LINE, rewoundMarks, SEARCH_PROVIDERS, StewardError, subagentPlaces, subagentsAt, timeSpan, type Params, type Result, type StewardClient, type SessionMessage, type SessionPart, type SessionSubagent } from '../../api/index.js';
+import { countOf, cutShortWords, foldLine, harnessLine, joinedContext, messageSpeaker, pageCountWords, partFold, partHolderOf, resultImageLines, REWOUND_LINE, rewoundMarks, SEARCH_PROVIDERS, sessionCountWords, StewardError, subagentPlaces, subagentsAt, timeSpan, type Params, type Result, type StewardClient, type SessionMessage, type SessionPart, type SessionSubagent } from '../../api/index.js';
 import { withClient } from '../connect.js';
 import { outputPlace, refuseExisting, whileInterruptible, writeInPieces, type WritePiece } from '../files.js';
 import { forgottenOrWhole, mustBeStoredProject, projectKeyFor } from '../names.js';
@@ -148,14 +148,16 @@ export function exportProgress(bytes: number): string {
   return `Exporting… ${Math.floor(bytes / 1_000_000)} MB so far`;
 }
 
+/** The first line of `sessions show --raw`, as a raw export's first line says it of the export (NOT_REDACTED_NOTE). */
+const NOT_REDACTED_VIEW = 'Not redacted. This view shows secrets (API keys, tokens, passwords) exactly as the transcript holds them: do not share or paste it.';
+
 /** One line per conversation; `pinned`: the dates the next page repeats; `filtered`: a project, provider or date narrowed the listing. */
 export function formatSessionList(result: Result<'Sessions.List'>, pinned: readonly string[] = [], filtered = false): string {
   // "Yet" would say nothing is captured when a filter, or the last page, left nothing to show.
   if (result.sessions.length === 0) return filtered ? 'No conversations match.\n' : 'No conversations yet.\n';
   const lines = result.sessions.map((s) => {
     const label = oneLine(s.title ?? s.firstRequest ?? '(untitled)');
-    const extra = [s.toolCalls > 0 ? countOf(s.toolCalls, 'tool call') : '', s.subagents > 0 ? `${s.subagents} subagent${s.subagents === 1 ? '' : 's'}` : ''].filter(Boolean).join(', ');
-    return `${s.sessionId}  ${localTime(s.lastAt)}  ${countOf(s.messages, 'message')}${extra ? `, ${extra}` : ''}  ${s.projectName ?? '—'}  ${label}`;
+    return `${s.sessionId}  ${localTime(s.lastAt)}  ${sessionCountWords(s)}  ${s.projectName ?? '—'}  ${label}`;
   });
   if (result.cursor) lines.push('', moreHint(result.cursor, pinned));
   return `${lines.join('\n')}\n`;
@@ -315,8 +317,9 @@ export function registerSessions(program: Command, io: CliIo, run: Run): void {
         };
         // With --part, "not found" may be the part's: one of its subagents' is named, and forgottenOrWhole says any other as it is.
         const result = await withClient(io, (client) => client.call('Sessions.Get', params).catch(partInSubagent(options.part)).catch(forgottenOrWhole(client, sessionId)));
-        if (options.json) printJson(io, result);
-        else printText(io, formatSession(result, options.latest === true));
+        // As `export --raw` does: said first, and in JSON as `redacted`, so a view pasted or shared says it keeps secrets.
+        if (options.json) printJson(io, { ...result, redacted: options.raw !== true });
+        else printText(io, `${options.raw ? `${NOT_REDACTED_VIEW}\n\n` : ''}${formatSession(result, options.latest === true)}`);
         return EXIT.ok;
       }, options.json),
     );

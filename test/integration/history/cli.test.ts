@@ -180,6 +180,26 @@ describe('steward sessions', () => {
     expect((await cli('sessions', 'show', 'no-such-session')).code).toBe(1);
   });
 
+  it('an export heading counts as the list does: tool calls and subagents only when there are any (QA)', async () => {
+    const list = (await cli('sessions', 'list')).out;
+    for (const id of [IDS.pruning, IDS.kitchen]) {
+      const counts = new RegExp(`^${id} .*? (\\d[\\d,]* messages?(?:, \\d[\\d,]* (?:tool calls?|subagents?))*) {2}`, 'm').exec(list)![1]!;
+      const heading = (await cli('sessions', 'export', id)).out.split('\n\n')[1]!;
+      expect(heading.split('\n')).toContain(`- ${counts}`);
+    }
+    expect((await cli('sessions', 'export', IDS.pruning)).out).toContain('\n- 4 messages, 2 tool calls, 1 subagent\n');
+    expect((await cli('sessions', 'export', IDS.kitchen)).out).not.toMatch(/\b0 tool calls\b/);
+  });
+
+  it('show --raw says first that it is not redacted, as export --raw does, and its --json says `redacted` (QA)', async () => {
+    const raw = await cli('sessions', 'show', IDS.config, '--raw');
+    expect(raw.code).toBe(0);
+    expect(raw.out.split('\n')[0]).toMatch(/^Not redacted\. This view shows secrets .* exactly as the transcript holds them/);
+    expect((await cli('sessions', 'show', IDS.config)).out).not.toMatch(/Not redacted/);
+    expect(JSON.parse((await cli('sessions', 'show', IDS.config, '--raw', '--json')).out)).toMatchObject({ redacted: false });
+    expect(JSON.parse((await cli('sessions', 'show', IDS.config, '--json')).out)).toMatchObject({ redacted: true });
+  });
+
   it('says one tool call in the singular, and "no match" (not "not yet") when a filter leaves nothing', async () => {
     expect((await cli('sessions', 'list')).out).toMatch(new RegExp(`^${IDS.config} .* 3 messages, 1 tool call {2}orchard `, 'm'));
     const none = await cli('sessions', 'list', '--provider', 'gemini');

@@ -175,6 +175,21 @@ describe('user syntax never throws', () => {
     expect(sessionsOf(unbalanced)).toEqual([SUBAGENT_SESSION]);
   });
 
+  it('code typed as written (a call, a member call) is searched as its exact text, never called invalid syntax (QA)', async () => {
+    for (const redact of [false, true]) {
+      const call = await search({ query: 'parseConfig()', redact });
+      expect(call.fallback).toEqual({ mode: 'phrase', message: 'Searched as the exact text “parseConfig()”.' });
+      expect(sessionsOf(call)).toEqual([IDS.config]);
+    }
+    for (const query of ['upload()', 'foo.bar()', 'a->b', 'Vec<u8>', 'print(a, b)']) {
+      expect((await search({ query })).fallback?.message ?? '').not.toMatch(/not valid search syntax/);
+    }
+    // A malformed expression (an open quote, NEAR with no end, an operator with nothing after it) still says so.
+    for (const query of ['"x', 'NEAR(', 'kitten AND', '(frost', 'upload(']) {
+      expect((await search({ query })).fallback?.message).toMatch(/^That was not valid search syntax/);
+    }
+  });
+
   it('an operator with nothing on a side is left out, and the words typed are searched, saying so', async () => {
     const apple = sessionsOf(await search({ query: 'apple' }));
     // A leading NOT leaves its word out of what follows it.
