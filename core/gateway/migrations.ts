@@ -34,12 +34,14 @@ const CONTENT_PLACE = /^c(\d+)$/;
  */
 function renameGeminiContentCalls(db: Db): void {
   const sessions = db.prepare("SELECT session_id FROM sessions WHERE provider = 'gemini'").pluck().all() as string[];
-  // A session's Gemini content parts, told on parts_session before any row is read; meta only for a call (its id).
-  const parts = db.prepare("SELECT rowid, part_id, kind, CASE WHEN kind = 'tool_use' THEN meta END FROM parts WHERE session_id = ? AND part_id > 'gm:' AND part_id < 'gm;' AND part_id GLOB '*:c[0-9]*'").raw();
+  // A session's Gemini content parts: the range of its own part ids ('gm:{session}:' up to 'gm:{session};'
+  // on the part_id key; `+session_id` keeps the planner off parts_session_ts, which reads every row), told
+  // by the key before any row is read; meta only for a call (its id).
+  const parts = db.prepare("SELECT rowid, part_id, kind, CASE WHEN kind = 'tool_use' THEN meta END FROM parts WHERE part_id > 'gm:' || @s || ':' AND part_id < 'gm:' || @s || ';' AND +session_id = @s AND part_id GLOB '*:c[0-9]*'").raw();
   const stored = db.prepare('SELECT 1 FROM parts WHERE part_id = ?').pluck();
   const rename = db.prepare('UPDATE parts SET part_id = ? WHERE rowid = ?');
   for (const session of sessions) {
-    for (const [message, blocks] of contentPlaces(parts.all(session) as Array<[number, string, string, string | null]>)) {
+    for (const [message, blocks] of contentPlaces(parts.all({ s: session }) as Array<[number, string, string, string | null]>)) {
       for (const { rowid, name } of contentCallNames(blocks)) {
         if (stored.get(message + name) === undefined) rename.run(message + name, rowid);
       }
@@ -719,7 +721,7 @@ export const GATEWAY_MIGRATIONS: readonly Migration[] = [
     up(db) {
       // Parser 8 names a content call as its toolCalls entry does, not by its place, and reads every Gemini
       // file again: without this, each call parser 7 stored from a content alone would be stored twice.
-      // Reads the Gemini sessions' parts once (parts_session ranges); run again, finds nothing to rename.
+      // Reads each Gemini session's own part-id range once; run again, finds nothing to rename.
       renameGeminiContentCalls(db);
     },
   },

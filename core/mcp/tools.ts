@@ -74,12 +74,13 @@ export function defineTool<Input extends ZodRawShapeCompat | AnySchema>(server: 
   TOOLS.get(server)?.set(name, { registered, input, run });
 }
 
-const andList = new Intl.ListFormat('en-GB', { type: 'conjunction' });
+/** Made at first use: the first Intl object of a process loads ICU's data (about 25 ms), and most servers never refuse a tool. */
+let andList: Intl.ListFormat | undefined;
 
 /** A call of a tool this server does not have, refused as any tool's error is, with the names it does have. */
 function unknownTool(name: string, tools: ReadonlyMap<string, StewardTool>): StewardError {
   const names = [...tools].filter(([, tool]) => tool.registered.enabled).map(([known]) => known);
-  return new StewardError('method_not_found', `Steward has no tool named ${JSON.stringify(name)}; its tools are ${andList.format(names)}`);
+  return new StewardError('method_not_found', `Steward has no tool named ${JSON.stringify(name)}; its tools are ${(andList ??= new Intl.ListFormat('en-GB', { type: 'conjunction' })).format(names)}`);
 }
 
 /**
