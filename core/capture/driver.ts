@@ -8,7 +8,7 @@ import { folderHashOf } from '../projects/index.js';
 import type { Db } from '../store/index.js';
 import { createProviders, FingerprintMap, TranscriptReader, type FolderList, type TranscriptFile, type TranscriptProvider } from '../transcripts/index.js';
 import { ProjectAssignment } from './assign.js';
-import { SweepScheduler, type ProviderFailure } from './queue.js';
+import { SweepScheduler, type ProviderFailure, type TickTrigger } from './queue.js';
 import { isCheck, lastCheckIn, recordPrune, recordRun, type Record } from './telemetry.js';
 
 export interface CaptureOptions {
@@ -194,11 +194,11 @@ export class Capture {
       handoffMs: options.config.sweep.handoff_timeout_ms,
       logger: options.logger,
       // The one place a tick is recorded, whoever started it: the timer calls the queue, not tick() below.
-      onTicked: ({ startedAt, queued }) => {
+      onTicked: ({ startedAt, trigger, queued }) => {
         this.#liveSince = Math.max(this.#liveSince, startedAt - LIVE_SLACK_MS);
         // A tick that only awaited runs already in flight is the check that queued them; that one records them.
         // It looked at every enabled agent's folders: those it queued, and those in flight it awaited.
-        if (queued.length > 0) this.#report(queued, 'scheduled', true);
+        if (queued.length > 0) this.#report(queued, 'scheduled', true, trigger);
       },
       ...(options.onBusy ? { onBusy: options.onBusy } : {}),
     });
@@ -504,15 +504,15 @@ export class Capture {
   }
 
   /**
-   * `coveredAll`: the run looked at every enabled agent's folders (whether it is a check: isCheck).
+   * `coveredAll`: the run looked at every enabled agent's folders (whether it is a check: isCheck); `trigger`: a tick's, who started it.
    * Returns when it was recorded if it was a check (the last check every surface shows), else null.
    */
-  #report(providers: ProviderStats[], kind: 'scheduled' | 'manual', coveredAll: boolean): number | null {
+  #report(providers: ProviderStats[], kind: 'scheduled' | 'manual', coveredAll: boolean, trigger: TickTrigger = 'schedule'): number | null {
     const at = Date.now();
     const check = isCheck(providers, coveredAll);
     if (kind === 'scheduled') this.#lastTickAt = at;
     if (check) this.#lastCheckAt = at;
-    recordRun(this.#options, providers, kind, check, at);
+    recordRun(this.#options, providers, kind, check, at, trigger);
     this.#options.onTick?.(providers, kind);
     return check ? at : null;
   }

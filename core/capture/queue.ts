@@ -4,6 +4,9 @@ import { errorCode, type Logger } from '../log/index.js';
 
 export type RunKind = 'scheduled' | 'manual';
 
+/** Who started a tick: the schedule (its timer, the start-up tick) or a person (a check by hand: checkNow). */
+export type TickTrigger = 'schedule' | 'hand';
+
 /** A provider whose run failed, or failed on some files, while the queue was busy; codes only. */
 export interface ProviderFailure {
   provider: ProviderId;
@@ -40,6 +43,8 @@ export interface SweepSchedulerOptions {
 export interface SettledTick {
   /** When the tick was queued. */
   startedAt: number;
+  /** Who started it, so its telemetry row says what happened (a check by hand is no scheduled check). */
+  trigger: TickTrigger;
   /** Every provider's stats, in registry order: the runs it queued and the ones already in flight it awaited. */
   providers: ProviderStats[];
   /** The stats of the runs this tick queued itself; the others belong to (and are reported by) the tick that queued them. */
@@ -88,7 +93,7 @@ export class SweepScheduler {
    * Queues every due provider; resolves once each has settled, in registry order. Every tick goes
    * through here, so `onTicked` is told of each one before its caller resumes.
    */
-  tick(): Promise<ProviderStats[]> {
+  tick(trigger: TickTrigger = 'schedule'): Promise<ProviderStats[]> {
     const startedAt = Date.now();
     const queued = new Set<ProviderId>();
     const promises = this.#options.providers.map((provider) => {
@@ -101,7 +106,7 @@ export class SweepScheduler {
     });
     this.#pump();
     const all = Promise.all(promises);
-    all.then((providers) => this.#ticked({ startedAt, providers, queued: providers.filter((_, i) => queued.has(this.#options.providers[i]!)) }), () => undefined);
+    all.then((providers) => this.#ticked({ startedAt, trigger, providers, queued: providers.filter((_, i) => queued.has(this.#options.providers[i]!)) }), () => undefined);
     return all;
   }
 
@@ -190,7 +195,7 @@ export class SweepScheduler {
   async checkNow(): Promise<ProviderStats[]> {
     // Moved from its start too: a timer falling due while it runs would queue again an agent it already read.
     this.checked(Date.now());
-    const providers = await this.tick();
+    const providers = await this.tick('hand');
     this.checked(Date.now());
     return providers;
   }

@@ -1,6 +1,7 @@
 import type { PruneReport, TelemetryEntry } from '../api/index.js';
 import type { ProviderStats } from '../backfill/index.js';
 import { errorCode, type Logger } from '../log/index.js';
+import type { TickTrigger } from './queue.js';
 
 /** `at`: the moment the row is of (now when left out). */
 export type Record = (kind: string, data: { [key: string]: unknown }, at?: number) => void;
@@ -28,11 +29,12 @@ export function isUnchangedTick(providers: readonly ProviderStats[]): boolean {
  * The compact row of an unchanged tick, the proof Steward is alive that most ticks are: the files it
  * checked and how long it took, the providers that listed anything with their six counts, nothing else.
  */
-export function compactTick(providers: readonly ProviderStats[]): { [key: string]: unknown } {
+export function compactTick(providers: readonly ProviderStats[], trigger: TickTrigger = 'schedule'): { [key: string]: unknown } {
   const listed = providers.filter((p) => p.discovered > 0);
   return {
     kind: 'scheduled',
     unchanged: true,
+    trigger,
     files: listed.reduce((n, p) => n + p.discovered, 0),
     durationMs: providers.reduce((n, p) => n + p.durationMs, 0),
     // Files outside the window appear only when there are any, so the counts still add up to `discovered`.
@@ -45,14 +47,16 @@ export function compactTick(providers: readonly ProviderStats[]): { [key: string
  * ones included. A run cancelled before its end says so at the top (`cancelled: true`) as well as in
  * its providers, so it never reads as one that finished. An import that was a check (`isCheck`) says
  * so (`check: true`): the last check is read back from these rows when Steward starts (lastCheckIn),
- * at the very moment (`at`) Sweep.Status said.
+ * at the very moment (`at`) Sweep.Status said. A tick's row says who started it (`trigger`: the
+ * schedule, or a check by hand); a row from before it did reads as the schedule's.
  */
-export function recordRun(recorder: Recorder, providers: ProviderStats[], kind: 'scheduled' | 'manual', check = false, at = Date.now()): void {
-  if (kind === 'scheduled' && isUnchangedTick(providers)) return safely(recorder, 'sweep.tick', compactTick(providers), at);
+export function recordRun(recorder: Recorder, providers: ProviderStats[], kind: 'scheduled' | 'manual', check = false, at = Date.now(), trigger: TickTrigger = 'schedule'): void {
+  if (kind === 'scheduled' && isUnchangedTick(providers)) return safely(recorder, 'sweep.tick', compactTick(providers, trigger), at);
   const cancelled = providers.some((p) => p.cancelled) ? { cancelled: true } : {};
   // A tick's row needs no mark: every tick that ran to its end is a check.
   const checked = kind === 'manual' && check ? { check: true } : {};
-  safely(recorder, kind === 'scheduled' ? 'sweep.tick' : 'backfill.run', { kind, ...cancelled, ...checked, providers }, at);
+  const started = kind === 'scheduled' ? { trigger } : {};
+  safely(recorder, kind === 'scheduled' ? 'sweep.tick' : 'backfill.run', { kind, ...started, ...cancelled, ...checked, providers }, at);
 }
 
 /**

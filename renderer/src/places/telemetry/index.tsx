@@ -3,7 +3,7 @@ import type { TelemetryEntry } from '../../../../core/api/index.js';
 import { projectChoiceLabels } from '../../../../core/api/names.js';
 import { Badge, ChoiceChips, DataTable, EmptyState, ErrorBanner, formatDateTime, Glossary, PlaceHeader, type Column } from '../../components/index.js';
 import { useCall } from '../../hooks.js';
-import { failed, KIND_FILTERS, KIND_WORDS, sentenceOf, speaksOfParts, warned } from './sentences.js';
+import { failed, KIND_FILTERS, sentenceOf, speaksOfParts, warned, whatOf } from './sentences.js';
 import { foundNothingNew, tickOf, type Tick } from './ticks.js';
 import { Totals } from './Totals.js';
 import { UnreadableFiles } from './UnreadableFiles.js';
@@ -31,7 +31,7 @@ function rowClass(entry: TelemetryEntry): string | undefined {
 function columns(projectName: (key: string) => string | undefined): readonly Column<TelemetryEntry>[] {
   return [
     { header: 'When', sortValue: (e) => e.at, cell: (e) => <time dateTime={new Date(e.at).toISOString()}>{formatDateTime(e.at)}</time> },
-    { header: 'What', sortValue: (e) => KIND_WORDS[e.kind] ?? e.kind, cell: (e) => KIND_WORDS[e.kind] ?? e.kind },
+    { header: 'What', sortValue: whatOf, cell: whatOf },
     {
       header: 'What happened',
       cell: (e) => (
@@ -58,7 +58,8 @@ export function TelemetryPlace(): ReactElement {
   // Two projects of one name are told apart by their folders, as in every list of projects.
   const names = projectChoiceLabels(projects.data?.projects ?? []);
   const entries = recent.data?.entries ?? [];
-  const scheduled = entries.map(tickOf).filter((tick): tick is Tick => tick !== undefined && tick.kind === 'scheduled');
+  // The charts compare the schedule's checks: one by hand is listed and counted, not drawn among them.
+  const scheduled = entries.map(tickOf).filter((tick): tick is Tick => tick !== undefined && tick.kind === 'scheduled' && !tick.byHand);
   return (
     <>
       <PlaceHeader title="Telemetry" description="What Steward did and how long it took. The records keep counts and durations, never content or paths; only the files it could not read are named, from your own folders." />

@@ -14,9 +14,18 @@ export const KIND_WORDS: Record<string, string> = {
   'cache.prune': 'Clean-up',
 };
 
-/** The kinds a person can filter by, as a filter names them. */
+/**
+ * What one row is, in words: a check someone asked for (Check now, Import now, `steward sweep`) is a
+ * check on request, not a scheduled one (its row's `trigger`).
+ */
+export function whatOf(entry: TelemetryEntry): string {
+  if (tickOf(entry)?.byHand) return 'Check on request';
+  return KIND_WORDS[entry.kind] ?? entry.kind;
+}
+
+/** The kinds a person can filter by, as a filter names them; checks, scheduled and on request alike, are one kind of row. */
 export const KIND_FILTERS: Record<string, string> = {
-  'sweep.tick': 'Scheduled checks',
+  'sweep.tick': 'Checks',
   'backfill.run': 'Imports on request',
   'sweeper.sweep': 'Project notes',
   'cache.prune': 'Clean-ups',
@@ -106,9 +115,9 @@ export function checksTotal(checks: number, unchanged: number): string {
   return `${listed}, ${formatCount(unchanged)} with nothing new`;
 }
 
-/** The scheduled checks listed, judged as each row's sentence judges them (`foundNothingNew`). */
+/** The scheduled checks listed (not those by hand), judged as each row's sentence judges them (`foundNothingNew`). */
 export function scheduledTotal(entries: readonly TelemetryEntry[]): string {
-  const scheduled = entries.map(tickOf).filter((t): t is Tick => t !== undefined && t.kind === 'scheduled');
+  const scheduled = entries.map(tickOf).filter((t): t is Tick => t !== undefined && t.kind === 'scheduled' && !t.byHand);
   return checksTotal(scheduled.length, scheduled.filter(foundNothingNew).length);
 }
 

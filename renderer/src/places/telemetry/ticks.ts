@@ -9,6 +9,8 @@ export interface Tick {
   at: number;
   /** A scheduled check (`sweep.tick`) or an import someone asked for (`backfill.run`). */
   kind: 'scheduled' | 'manual';
+  /** A check someone asked for (Check now, Import now, `steward sweep`): a `sweep.tick` whose `trigger` is `hand`; a row from before ticks said who started them reads as scheduled. */
+  byHand: boolean;
   /** Recorded compactly: nothing was new, nothing failed, no line skipped (see `foundNothingNew` for what the rows say). */
   unchanged: boolean;
   providers: TickProvider[];
@@ -27,7 +29,7 @@ export function tickOf(entry: TelemetryEntry): Tick | undefined {
   if (entry.kind !== 'sweep.tick' && entry.kind !== 'backfill.run') return undefined;
   const providers = entry.data.providers;
   if (!Array.isArray(providers) || !providers.every(isStats)) return undefined;
-  return { id: entry.id, at: entry.at, kind: entry.kind === 'sweep.tick' ? 'scheduled' : 'manual', unchanged: entry.data.unchanged === true, providers };
+  return { id: entry.id, at: entry.at, kind: entry.kind === 'sweep.tick' ? 'scheduled' : 'manual', byHand: entry.kind === 'sweep.tick' && entry.data.trigger === 'hand', unchanged: entry.data.unchanged === true, providers };
 }
 
 export interface TickTotals {
@@ -78,18 +80,23 @@ export interface ChartPoint {
   [durationKey: `ms_${string}`]: number;
 }
 
-/** "12 Mar, 14:05": a check's date and time, short enough for an axis. */
+/** A check's time of day as the table's When column writes it (formatDateTime's `timeStyle: 'short'`): "5:33 PM", never "05:33 PM". */
+function timeOfDay(at: number): string {
+  return new Date(at).toLocaleTimeString(undefined, { timeStyle: 'short' });
+}
+
+/** "Mar 12, 5:33 PM": a check's date and time, short enough for an axis, its time as the table writes it. */
 export function axisTime(at: number): string {
-  return new Date(at).toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
+  return `${new Date(at).toLocaleDateString(undefined, { month: 'short', day: 'numeric' })}, ${timeOfDay(at)}`;
 }
 
 /**
- * The time axis's labels of these checks: the time of day alone ("14:05") while they are all of one day,
+ * The time axis's labels of these checks: the time of day alone ("5:33 PM") while they are all of one day,
  * else with the date (axisTime). Half as wide, the labels need half the room at the chart's ends.
  */
 export function axisLabeller(points: ReadonlyArray<{ at: number }>): (at: number) => string {
   const days = new Set(points.map((p) => new Date(p.at).toDateString()));
-  return days.size > 1 ? axisTime : (at) => new Date(at).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+  return days.size > 1 ? axisTime : timeOfDay;
 }
 
 /** Oldest first, one point per check, the providers summed for files and messages, durations per provider. */
