@@ -34,6 +34,12 @@ export const SearchHit = z.strictObject({
   summary: z.string().nullable(),
   highlights: z.array(z.tuple([count, count])),
   /**
+   * A tool call's matches in its `summary` line, as `highlights` are in the snippet ([start, end) offsets
+   * into `summary`, the same terms): the snippet is what the call says besides that line, empty when the
+   * line says it all. Absent when the line holds none, and on a tool output's hit (its line is its call's).
+   */
+  summaryHighlights: z.array(z.tuple([count, count])).min(1).optional(),
+  /**
    * How many more matches of this conversation it stands for, not listed (relevance only): the same
    * role, kind and text (a tool call: the same tool and input), ranked after it. Text a secret was
    * redacted from never folds. Absent when none: a page's hits are what it lists, these are beside them.

@@ -11,7 +11,7 @@ import { redactAll } from './redaction.js';
 import { cursorMismatch, searchMark, SearchMark } from './search-mark.js';
 import { callRest, toolCallLine, wrappedOutput } from './messages.js';
 import type { SessionsView } from './sessions.js';
-import { excerptOf, redactPieces, snippetOf, termPattern, type Excerpt, type Snippet } from './snippet.js';
+import { excerptOf, highlightsIn, redactPieces, snippetOf, termPattern, type Excerpt, type Snippet } from './snippet.js';
 import type { TermPattern } from './term-match.js';
 
 /** The projects a search may be narrowed to: by key, or every project of one repository. */
@@ -266,7 +266,8 @@ export class HistorySearch {
     const hits = page.matches.map((m, i): SearchHit => {
       const snippet = snippets[i]!;
       const toolName = toolNameOf(m.meta) ?? calls[i]?.name ?? null;
-      return { sessionId: m.sessionId, partId: m.partId, projectKey: m.projectKey, ts: m.ts, role: partRoleOf(m.kind, m.role), snippet: snippet.text, kind: m.kind, provider: m.provider, genuineUserTurn: m.genuineUserTurn, isCompactSummary: m.isCompactSummary, toolName, summary: summaries[i] ?? null, highlights: snippet.highlights, ...alikeOf(page, m.key) };
+      const summary = summaries[i] ?? null;
+      return { sessionId: m.sessionId, partId: m.partId, projectKey: m.projectKey, ts: m.ts, role: partRoleOf(m.kind, m.role), snippet: snippet.text, kind: m.kind, provider: m.provider, genuineUserTurn: m.genuineUserTurn, isCompactSummary: m.isCompactSummary, toolName, summary, highlights: snippet.highlights, ...summaryMarks(m, summary, pattern), ...alikeOf(page, m.key) };
     });
     return {
       hits,
@@ -602,6 +603,18 @@ function callHead(text: string): string {
   } catch {
     return prefix(text, CALL_HEAD_CHARS);
   }
+}
+
+/**
+ * A tool call's marks in its one line (summaryHighlights), by the terms its snippet is marked by: the
+ * line is read from the call's input (redacted first when the search is), which is what matched; the
+ * snippet is what the call says besides it, empty when the line says it all. A tool output's line is
+ * its call's, not what matched, and is never marked. Nothing when none.
+ */
+function summaryMarks(match: MatchedPart, summary: string | null, pattern: TermPattern | null): Pick<SearchHit, 'summaryHighlights'> {
+  if (match.kind !== 'tool_use' || summary === null) return {};
+  const marks = highlightsIn(summary, pattern);
+  return marks.length > 0 ? { summaryHighlights: marks } : {};
 }
 
 /** A hit's `alike`: how many matches like it it stands for (see foldRepeats); nothing when none. */

@@ -38,6 +38,19 @@ function rangesIn(text: string, pattern: TermPattern): Array<[number, number]> {
   return apart;
 }
 
+/**
+ * The matches in a short text shown whole (a tool call's one line), found as a snippet's are (rangesIn);
+ * none without a pattern. A word running into the cut the text ends with (`…`) is left out: the word
+ * stored there may be longer (`cursors` shown as `cursor…`), and a mark would say it matched.
+ */
+export function highlightsIn(text: string, pattern: TermPattern | null): Array<[number, number]> {
+  if (pattern === null || text === '') return [];
+  const cut = text.endsWith('…') ? text.length - 1 : -1;
+  return rangesIn(indexReading(text, false), pattern)
+    .filter(([, end]) => end !== cut)
+    .slice(0, MAX_HIGHLIGHTS);
+}
+
 /** Where an excerpt of a longer text lies in it: `at` is its first match's offset in the excerpt. */
 export interface Excerpt {
   text: string;

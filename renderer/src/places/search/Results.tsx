@@ -61,7 +61,11 @@ export function SessionGroup({ session, sessionId, hits }: { session: SearchSess
                 {hitLabel(hit, session?.parentKind === 'subagent', session?.app ?? providerLabel(hit.provider))}
                 {hit.ts !== null && <time dateTime={new Date(hit.ts).toISOString()}> · {formatDateTime(hit.ts)}</time>}
               </span>
-              {hit.summary !== null && <span className="search-hit__summary">{hit.summary}</span>}
+              {hit.summary !== null && (
+                <span className="search-hit__summary">
+                  <Highlighted text={hit.summary} ranges={hit.summaryHighlights ?? []} />
+                </span>
+              )}
               <span className="search-hit__snippet">
                 <Highlighted text={hit.snippet} ranges={hit.highlights} />
               </span>
