@@ -241,6 +241,22 @@ export function partFold(part: { kind: string; summary: string | null; text: str
   return { label: words.label, summary: (line !== null && words.markdown ? plainLine(line) : line) || words.summary };
 }
 
+/**
+ * A thought's text after its first line, where its fold's line (partFold) is that line whole: Gemini
+ * CLI's thoughts open with their subject ("Reading"), the fold's line, and the body then goes on with
+ * what it says of it rather than saying it twice. A line cut short (its end only in the text), a text
+ * that is only that line, or a fold whose line is not its first keeps the text whole.
+ */
+export function thoughtAfterLine(part: { summary: string | null; text: string | null }): string {
+  const text = part.text ?? '';
+  const first = /^\s*([^\n]*)\n?/.exec(text);
+  const line = partFold({ kind: 'thinking', summary: part.summary, text: part.text }).summary;
+  if (first === null || first[1]!.trim() === '' || line.endsWith('…')) return text;
+  if (partFold({ kind: 'thinking', summary: null, text: first[1]! }).summary !== line) return text;
+  const rest = text.slice(first[0].length).replace(/^\s*\n/, '');
+  return rest.trim() === '' ? text : rest;
+}
+
 /** A fold said as one line of text, for the CLI, the exports and MCP: "Summary · Earlier conversation summarized". */
 export function foldLine(fold: PartFold): string {
   return `${fold.label} · ${fold.summary}`;

@@ -17,7 +17,7 @@ describe('the forget dialog of what has no transcript left on disk', () => {
   });
 
   it('a conversation whose transcript is on disk is asked as before', () => {
-    expect(forgetQuestion(false)).toMatch(/^Forget this conversation\? Its messages and its subagents are deleted from Steward, and it is not imported again while its transcript stays on disk\. /);
+    expect(forgetQuestion(false, undefined, 2)).toMatch(/^Forget this conversation\? Its messages and its 2 subagents are deleted from Steward, and it is not imported again while its transcript stays on disk\. /);
   });
 
   it('a project counts the conversations it would lose for good', () => {

@@ -97,7 +97,7 @@ describe('forgetting from a conversation’s page', () => {
   });
 
   it('a conversation’s question still says its subagents go with it', () => {
-    expect(forgetQuestion(false)).toMatch(/^Forget this conversation\? Its messages and its subagents are deleted/);
+    expect(forgetQuestion(false, undefined, 2)).toMatch(/^Forget this conversation\? Its messages and its 2 subagents are deleted/);
   });
 });
 

@@ -48,12 +48,12 @@ describe('what the tab keeps of an Unforget', () => {
     expect(unforgottenOf(ID, store)).toBeUndefined();
   });
 
-  it('keeps nothing for a lift something else keeps out, or with nothing left to import', () => {
+  it('keeps nothing for a lift something else keeps out; with nothing left to import, keeps that (see unforgotten-elsewhere)', () => {
     const store = tabStore();
     rememberUnforgotten(ID, { lifted: true, nextCheck: 'all', stillOut: { kind: 'project', id: 'p_0123456789abcdef', label: null, createdAt: 1, via: 'project' } }, store);
     rememberUnforgotten('b', { lifted: true, nothingLeft: true }, store);
     expect(unforgottenOf(ID, store)).toBeUndefined();
-    expect(unforgottenOf('b', store)).toBeUndefined();
+    expect(unforgottenOf('b', store)).toEqual({ nothingLeft: true });
   });
 
   it('reads a damaged entry, or no storage at all, as nothing kept', () => {

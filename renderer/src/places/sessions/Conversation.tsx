@@ -2,6 +2,7 @@ import { Fragment, type ReactElement } from 'react';
 import type { SessionMessage, SessionPart, SessionSubagent } from '../../../../core/api/index.js';
 import { REWOUND_LINE, rewoundMarks } from '../../../../core/api/part-words.js';
 import { joinedContext, subagentPlaces } from '../../../../core/api/reading.js';
+import { PROVIDERS } from '../../../../core/api/registry.js';
 import { conversationName, countOf, ErrorBanner, formatDateTime } from '../../components/index.js';
 import { useAction } from '../../hooks.js';
 import { PartView } from './PartView.js';
@@ -77,6 +78,8 @@ export function Conversation({
   const { within: startedBy, after: startedAfter, unplaced } = subagentPlaces(subagents);
   // Turns the person rewound past (Gemini CLI) stay, dimmed; where a run of them starts, it says so once.
   const rewound = rewoundMarks(messages);
+  // Gemini CLI writes each thought as its subject, then its description: the folded line says the subject.
+  const titledThoughts = app === PROVIDERS.gemini.label;
   return (
     <div className="conversation">
       {messages.map((m, i) => {
@@ -100,7 +103,7 @@ export function Conversation({
               {joinedContext(m.parts).map(({ part: joined, partIds }) => {
                 const part = withJoinedSecrets(joined, partIds, m.parts);
                 const hit = hitPartId !== undefined && partIds.includes(hitPartId);
-                return <PartView key={part.partId} part={hit ? { ...part, partId: hitPartId } : part} role={m.role} hit={hit} harness={harnessFold(part, m.role, inSubagent, app)} asWritten={!redact} />;
+                return <PartView key={part.partId} part={hit ? { ...part, partId: hitPartId } : part} role={m.role} hit={hit} harness={harnessFold(part, m.role, inSubagent, app)} asWritten={!redact} titledThoughts={titledThoughts} />;
               })}
               {depth < 4 && (startedBy.get(m.messageId) ?? []).map((sub) => <Subagent key={subagentKey(sub, redact)} subagent={sub} depth={depth} redact={redact} />)}
             </article>

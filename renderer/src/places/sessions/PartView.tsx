@@ -1,7 +1,7 @@
 import type { ReactElement } from 'react';
 import type { SessionPart } from '../../../../core/api/index.js';
 import { MarkdownText, SecretText } from '../../components/index.js';
-import { foldLine, imagesWords, isCompactionSummary, partFold, resultImageLines } from '../../../../core/api/part-words.js';
+import { foldLine, imagesWords, isCompactionSummary, partFold, resultImageLines, thoughtAfterLine } from '../../../../core/api/part-words.js';
 import { EMPTY_MESSAGE_KIND } from '../../../../core/api/reading.js';
 import { cutSentence, type HarnessFold } from './reading.js';
 import { prettyJson } from './pretty-json.js';
@@ -58,9 +58,7 @@ function Fold({ kind, fold, part, harness, places, open, error, note, images = [
         <div className="fold__images">
           {images.map((line, i) => (
             // A placeholder as an image part's is, in the same words ("Image · PNG, 34 KB").
-            <p key={i} className="part__image" role="img" aria-label={line.replace(' · ', ', ')}>
-              {line}
-            </p>
+            <ImageNote key={i} line={line} label={line.replace(' · ', ', ')} />
           ))}
         </div>
       )}
@@ -68,7 +66,24 @@ function Fold({ kind, fold, part, harness, places, open, error, note, images = [
   );
 }
 
+/** What Steward keeps of an image, said where its placeholder stands (the image itself is never stored). */
+const IMAGE_KEPT = 'Steward keeps only the image’s type and size, not the image itself.';
+
+/**
+ * An image's placeholder ("Image · PNG, 34 KB"): a note, not a thumbnail (nothing to open or click),
+ * its tooltip and description saying why there is no image to show.
+ */
+function ImageNote({ line, label }: { line: string; label: string }): ReactElement {
+  return (
+    <p className="part__image" role="img" aria-label={label} title={IMAGE_KEPT} aria-description={IMAGE_KEPT}>
+      {line}
+    </p>
+  );
+}
+
 const asText: FoldOf = (part) => ({ ...partFold(part), text: part.text ?? '' });
+/** A thought that opens with its subject (Gemini CLI's), which the folded line says: the body goes on after it. */
+const asTitledThought: FoldOf = (part) => ({ ...partFold(part), text: thoughtAfterLine(part) });
 /** A call's input pretty-printed, its secrets carried to where the print shows them. */
 const asToolCall: FoldOf = (part, _harness, places) => {
   const pretty = prettyJson(part.text, places ?? []);
@@ -88,8 +103,23 @@ const asResult: FoldOf = (part) => ({
  * placeholder. `harness`: the text is not its author's words but the app's, and folds as what it is.
  * `asWritten`: secrets are shown as written, each marked where Sessions.Get placed it (the part's
  * `secrets`); a part it did not place them in is marked whole, so a secret is never shown unmarked.
+ * `titledThoughts`: its agent's thoughts open with their subject (Gemini CLI's), said once, on the folded line.
  */
-export function PartView({ part, role, hit, harness, asWritten = false }: { part: SessionPart; role: string | null; hit: boolean; harness: HarnessFold | undefined; asWritten?: boolean }): ReactElement {
+export function PartView({
+  part,
+  role,
+  hit,
+  harness,
+  asWritten = false,
+  titledThoughts = false,
+}: {
+  part: SessionPart;
+  role: string | null;
+  hit: boolean;
+  harness: HarnessFold | undefined;
+  asWritten?: boolean;
+  titledThoughts?: boolean;
+}): ReactElement {
   let body: ReactElement;
   const places: Places = asWritten ? (part.secrets ?? null) : undefined;
   const folds = { part, harness, places, open: hit };
@@ -98,8 +128,10 @@ export function PartView({ part, role, hit, harness, asWritten = false }: { part
   const kind = isCompactionSummary(part) ? 'summary' : part.kind;
   switch (kind) {
     case 'summary':
-    case 'thinking':
       body = <Fold kind={kind} fold={asText} {...folds} />;
+      break;
+    case 'thinking':
+      body = <Fold kind={kind} fold={titledThoughts ? asTitledThought : asText} {...folds} />;
       break;
     case 'text':
       body = harness ? (
@@ -124,11 +156,7 @@ export function PartView({ part, role, hit, harness, asWritten = false }: { part
     case 'image': {
       // Its type and size in part-words' words ("Image · PNG, 12 KB"), as the CLI and MCP say them.
       const fold = partFold(part);
-      body = (
-        <p className="part__image" role="img" aria-label={`${fold.label}, ${fold.summary}`}>
-          {foldLine(fold)}
-        </p>
-      );
+      body = <ImageNote line={foldLine(fold)} label={`${fold.label}, ${fold.summary}`} />;
       break;
     }
     case EMPTY_MESSAGE_KIND:

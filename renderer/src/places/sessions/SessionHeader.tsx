@@ -1,6 +1,6 @@
 import { useEffect, useState, type ReactElement } from 'react';
 import type { ForgetKind, Result } from '../../../../core/api/index.js';
-import { Button, ConfirmInPlace, countOf, formatDateTime, formatDuration, Together } from '../../components/index.js';
+import { Button, ConfirmInPlace, countOf, formatCount, formatDateTime, formatDuration, Together } from '../../components/index.js';
 import { useAction, useCall } from '../../hooks.js';
 import { panelDepth, placeHref, projectHref } from '../../navigation.js';
 import { useWiping, WipeChoice } from '../projects/WipeChoice.js';
@@ -67,9 +67,9 @@ export const subagentsGoneWords = (subagents: number): string => `${subagents} o
  * alone, its conversation kept. Either way the notes of its project are withheld and rebuilt from the
  * day it began (Forget's notesStale): the rebuild removes OVERVIEW.md whole and CHANGELOG.md's days
  * from that day on (removeStaleNotes), hand edits in them included, before writing them again.
- * `loss`: Forget.Lost's answer, once it came.
+ * `loss`: Forget.Lost's answer, once it came. `subagents`: a conversation's (its Facts' count), said only when it has some.
  */
-export function forgetQuestion(subagent: boolean, loss?: Loss): string {
+export function forgetQuestion(subagent: boolean, loss?: Loss, subagents = 0): string {
   const notes =
     "Its project's notes are then written again from the conversations that remain: the overview (OVERVIEW.md) is replaced, and the changelog (CHANGELOG.md) loses its entries from the day it began on; your own edits to the overview and to those entries are lost. Earlier changelog days stay as they are.";
   // Its transcript gone from disk (Forget.Lost): Steward's rows are the only copy, and nothing could import it again.
@@ -83,9 +83,11 @@ export function forgetQuestion(subagent: boolean, loss?: Loss): string {
       ? `${subagentsGoneWords(loss.subagentsLost)}: Steward holds their only copy; forgetting deletes them for good. `
       : '';
   const keptOut = ownLost ? '' : ', and it is not imported again while its transcript stays on disk';
+  // Its subagents go with it: said only when it has some.
+  const withSubagents = subagents === 0 ? '' : subagents === 1 ? ' and its subagent' : ` and its ${formatCount(subagents)} subagents`;
   return subagent
     ? `${warning}Forget this subagent? Its messages are deleted from Steward${keptOut}; the conversation it belongs to stays. ${notes}`
-    : `${warning}Forget this conversation? Its messages and its subagents are deleted from Steward${keptOut}. ${notes}`;
+    : `${warning}Forget this conversation? Its messages${withSubagents} are deleted from Steward${keptOut}. ${notes}`;
 }
 
 /** Forget.Lost asked when a forget dialog opens: its answer, or why it could not be had. */
@@ -123,12 +125,12 @@ export function LostCheckStatus({ check }: { check: LostCheck }): ReactElement |
  * The forget dialog's question, its warning added once Forget.Lost says the transcript is gone. One whose
  * files Steward never recorded (`unknown`) is asked as one on disk: see forgetQuestion's callers.
  */
-export function ForgetQuestion({ sessionId, subagent, onKnown }: { sessionId: string; subagent: boolean; onKnown: (known: boolean) => void }): ReactElement {
+export function ForgetQuestion({ sessionId, subagent, subagents, onKnown }: { sessionId: string; subagent: boolean; subagents: number; onKnown: (known: boolean) => void }): ReactElement {
   const check = useLostWhenAsked('session', sessionId, onKnown);
   return (
     <>
       <LostCheckStatus check={check} />
-      {forgetQuestion(subagent, check.data)}
+      {forgetQuestion(subagent, check.data, subagents)}
     </>
   );
 }
@@ -137,7 +139,7 @@ export function ForgetQuestion({ sessionId, subagent, onKnown }: { sessionId: st
  * Forgetting asks first, in place; the answer shows where the person looks. `onForgotten(wipeAsked)`:
  * the page that says it was forgotten also says how the wipe went, when one was asked.
  */
-export function ForgetButton({ sessionId, subagent, onForgotten }: { sessionId: string; subagent: boolean; onForgotten: (wipeAsked: boolean) => void }): ReactElement {
+export function ForgetButton({ sessionId, subagent, subagents, onForgotten }: { sessionId: string; subagent: boolean; subagents: number; onForgotten: (wipeAsked: boolean) => void }): ReactElement {
   const forget = useAction('Forget.Session');
   // Whether the question knows yet if its transcript is gone from disk (ForgetQuestion, asked when the dialog opens).
   const [known, setKnown] = useState(false);
@@ -147,7 +149,7 @@ export function ForgetButton({ sessionId, subagent, onForgotten }: { sessionId: 
     <ConfirmInPlace
       ask="Forget…"
       label={subagent ? 'Forget this subagent' : 'Forget this conversation'}
-      question={<ForgetQuestion sessionId={sessionId} subagent={subagent} onKnown={setKnown} />}
+      question={<ForgetQuestion sessionId={sessionId} subagent={subagent} subagents={subagents} onKnown={setKnown} />}
       choice={<WipeChoice checked={wipe} onChange={setWipe} />}
       working={forget.busy && wipe ? (wiping.sentence ?? 'Forgetting…') : undefined}
       confirm="Yes, forget it"

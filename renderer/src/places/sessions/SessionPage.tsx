@@ -187,7 +187,7 @@ export function SessionPage({
         <label className="session-actions__raw">
           <input type="checkbox" checked={showSecrets} onChange={(e) => onShowSecrets(e.currentTarget.checked)} /> Show secrets
         </label>
-        <ForgetButton sessionId={sessionId} subagent={s.parentKind === 'subagent'} onForgotten={onForgotten} />
+        <ForgetButton sessionId={sessionId} subagent={s.parentKind === 'subagent'} subagents={s.subagents} onForgotten={onForgotten} />
       </ExportActions>
       {s.parentSessionId && (
         <p>

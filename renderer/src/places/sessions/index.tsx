@@ -6,11 +6,11 @@ import { useAction, useCall, useEvent } from '../../hooks.js';
 import { sessionHref } from '../../navigation.js';
 import { NotFoundTitle } from '../not-found/index.js';
 import { IMPORT_HREF } from '../projects/importing.js';
-import { Unforget, useLift, type Lift } from '../projects/Unforget.js';
+import { nothingLeftWords, Unforget, useLift, type Lift } from '../projects/Unforget.js';
 import { WipeStatus } from '../projects/WipeStatus.js';
 import { CheckNow, useCheck } from './CheckNow.js';
 import { checkedSentence, offersCheck, viewerShows, watchesChecks, type Check } from './held.js';
-import { useSessionPages, type Page } from './pages.js';
+import { missedOf, useSessionPages, type Page } from './pages.js';
 import { BackButton } from './SessionHeader.js';
 import { SessionPage } from './SessionPage.js';
 import { heldAgain, rememberUnforgotten, unforgottenOf, type Unforgotten } from './unforgotten.js';
@@ -126,9 +126,19 @@ function ForgotOrLifted({ record, lift, check }: { record: ForgetCover; lift: Li
   return <ForgotItsProject record={record} lift={lift} />;
 }
 
-/** Unforgotten in this tab, not back yet (a reload lost Unforget's own words): when it comes back, with Check now when the next check brings it. */
+/**
+ * Unforgotten in this tab, not back yet (a reload lost Unforget's own words): when it comes back, with
+ * Check now when the next check brings it; or, as Unforget said, that nothing of it is left to import.
+ */
 function ReloadedUnforgotten({ unforgotten, check }: { unforgotten: Unforgotten; check: Check }): ReactElement {
   const earlier = <a href={IMPORT_HREF}>Import earlier history</a>;
+  if (unforgotten.nothingLeft) {
+    return (
+      <EmptyState icon="search" title="You unforgot this conversation">
+        <p>{nothingLeftWords('session')}</p>
+      </EmptyState>
+    );
+  }
   return (
     <EmptyState icon="search" title="You unforgot this conversation">
       <p>
@@ -208,12 +218,6 @@ function NotInSteward({ sessionId, check }: { sessionId: string; check: Check })
   // Until the owner answers (or if it cannot), nothing is said of why: the plain words are said once it has.
   if (!cover.data && !cover.error) return <p className="muted">Looking for this conversation…</p>;
   return <ConversationNotHeld sessionId={sessionId} record={cover.data?.record ?? null} check={check} nextCheckAt={sweep.data?.nextTickAt ?? null} />;
-}
-
-/** What a `not_found` of Sessions.Get says it missed (its details' `missing`: the conversation or the part), and which subagent holds that part. */
-function missedOf(error: Error): { missing: unknown; heldBy: string | undefined } {
-  const details = (error as { data?: { details?: Record<string, unknown> } }).data?.details;
-  return { missing: details?.missing, heldBy: typeof details?.heldBy === 'string' ? details.heldBy : undefined };
 }
 
 /**

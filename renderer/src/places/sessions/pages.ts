@@ -124,6 +124,12 @@ export interface SessionPages {
   showNew: () => { got: Page; move: Move } | undefined;
 }
 
+/** What a `not_found` of Sessions.Get says it missed (its details' `missing`: the conversation or the part), and which subagent holds that part. */
+export function missedOf(error: Error): { missing: unknown; heldBy: string | undefined } {
+  const details = (error as { data?: { details?: Record<string, unknown> } }).data?.details;
+  return { missing: details?.missing, heldBy: typeof details?.heldBy === 'string' ? details.heldBy : undefined };
+}
+
 /**
  * A conversation a page at a time, opened at the search hit `partId` when given; with `redact`, every
  * text redacted before a summary is cut from it, else as written, each part saying where its secrets
@@ -139,7 +145,12 @@ export function useSessionPages(sessionId: string, partId: string | undefined, r
   // The conversation's end as last asked for, with the first page it was asked over (read the same way).
   const [end, setEnd] = useState<{ base: Page; end: Page }>();
   const current = joined !== undefined && joined.base === first.data;
-  const page = current && joined.page ? joined.page : first.data;
+  // A part the conversation does not hold (`missing: 'part'`) is the address's answer: the page the call
+  // keeps from the address before is not shown under it, so the viewer says it as a fresh load does.
+  // While the next address loads, that answer was the one before's, and is not said of it.
+  const missedPart = first.error !== undefined && missedOf(first.error).missing === 'part';
+  const page = missedPart && !first.loading ? undefined : current && joined.page ? joined.page : first.data;
+  const error = missedPart && first.loading ? undefined : first.error;
   const join = (base: Page, got: Page, move: Move) =>
     setJoined((previous) => {
       const kept = keptAfter(previous?.base === base && previous.kept ? previous.kept : [base], got, move);
@@ -172,5 +183,5 @@ export function useSessionPages(sessionId: string, partId: string | undefined, r
     join(base, shown.got, shown.move);
     return shown;
   };
-  return { page, opened: first.data, error: first.error, reload: first.reload, more, busy: next.busy, moreError: current ? next.error : undefined, news, checkLatest, showNew };
+  return { page, opened: first.data, error, reload: first.reload, more, busy: next.busy, moreError: current ? next.error : undefined, news, checkLatest, showNew };
 }

@@ -3,10 +3,12 @@ import type { Result } from '../../../../core/api/index.js';
 /**
  * An Unforget made in this tab, kept for the tab (sessionStorage) so a reload before the next check
  * brought the conversation back says so, not that its id may be mistyped. Only ids and when it comes
- * back (Forget.Lift's `nextCheck`) are kept: no transcript text.
+ * back (Forget.Lift's `nextCheck`), or that nothing of it is left to import (`nothingLeft`), are kept:
+ * no transcript text.
  */
 export interface Unforgotten {
   nextCheck?: 'all' | 'part';
+  nothingLeft?: true;
 }
 
 type TabStore = Pick<Storage, 'getItem' | 'setItem'>;
@@ -39,16 +41,29 @@ function keep(store: TabStore | undefined, all: Record<string, Unforgotten>): vo
   }
 }
 
-/** After an Unforget of the conversation at `sessionId`: kept only when it comes back by itself or an import (not still out, not nothing left). */
+/**
+ * After an Unforget of the conversation at `sessionId`: kept unless something else still keeps it out
+ * (its page then says that record). With nothing left to import, that is kept, so a reload says so too.
+ */
 export function rememberUnforgotten(sessionId: string, lifted: Result<'Forget.Lift'>, store = tabStore()): void {
-  if (lifted.stillOut !== undefined || lifted.nothingLeft) return;
-  keep(store, { ...kept(store), [sessionId]: lifted.nextCheck ? { nextCheck: lifted.nextCheck } : {} });
+  if (lifted.stillOut !== undefined) return;
+  const entry: Unforgotten = lifted.nothingLeft ? { nothingLeft: true } : lifted.nextCheck ? { nextCheck: lifted.nextCheck } : {};
+  keep(store, { ...kept(store), [sessionId]: entry });
+}
+
+/**
+ * After an Unforget made anywhere in the panel (the Forgotten list too): a conversation's record names
+ * its page's id; a project's names no conversation, so nothing is kept for it.
+ */
+export function keepLifted(kind: 'session' | 'project', id: string, lifted: Result<'Forget.Lift'>, store = tabStore()): void {
+  if (kind === 'session') rememberUnforgotten(id, lifted, store);
 }
 
 /** What this tab kept of an Unforget of `sessionId`, if any. */
 export function unforgottenOf(sessionId: string, store = tabStore()): Unforgotten | undefined {
   const entry = kept(store)[sessionId];
   if (typeof entry !== 'object' || entry === null) return undefined;
+  if (entry.nothingLeft === true) return { nothingLeft: true };
   return entry.nextCheck === 'all' || entry.nextCheck === 'part' ? { nextCheck: entry.nextCheck } : {};
 }
 

@@ -1,4 +1,4 @@
-import { useState, type ReactElement } from 'react';
+import { useEffect, useState, type ReactElement } from 'react';
 import type { Tombstone } from '../../../../core/api/index.js';
 // A subagent's parent by the owner's own rule: names.js imports nothing, so the panel may load it.
 import { subagentParentOf } from '../../../../core/api/names.js';
@@ -6,6 +6,7 @@ import { Button, conversationName, ErrorBanner, formatPastTime, Panel } from '..
 import { useCall } from '../../hooks.js';
 import { useCheck } from '../sessions/CheckNow.js';
 import { checkedSentence, offersCheck, type Check } from '../sessions/held.js';
+import { keepLifted } from '../sessions/unforgotten.js';
 import { Unforget, useLift, type Lift } from '../projects/Unforget.js';
 import { WipeStatus } from '../projects/WipeStatus.js';
 
@@ -70,6 +71,10 @@ export function ForgottenRow({ tombstone: t, tombstones, lift: given, check }: {
   const parentId = t.kind === 'session' ? subagentParentOf(t.id) : null;
   const parentName = useParentName(parentId, tombstones);
   const lift = useLift(given);
+  // The tab keeps it, as when unforgotten on its own page: that page, opened or reloaded before it is back, says it was unforgotten.
+  useEffect(() => {
+    if (lift.data) keepLifted(t.kind, t.id, lift.data);
+  }, [t.kind, t.id, lift.data]);
   const liftedAt = useLiftedAt(lift.data?.lifted !== undefined);
   // An unlabelled subagent's name says already what it is and whose (TombstoneName).
   const what = t.kind === 'project' ? 'project, ' : parentId === null ? 'conversation, ' : t.label !== null ? `subagent of ${parentName ?? 'a conversation'}, ` : '';
