@@ -1081,29 +1081,42 @@ const PLURAL_COLUMN = /(?:token|secret|key|credential)s$/i;
  * keeps it shown), or words joined with no digit (`my-app-secret`).
  */
 const NAMES_A_SECRET = /^(?:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[A-Za-z]+(?:[_.-][A-Za-z]+)+)$/;
-/** Lower-case parts joined by `-` or `.`, digits and all (`db-creds-v2`, `color.blue.500`): a name when namesASecret says so. */
+/** Lower-case parts joined by `-` or `.`, digits and all (`db-creds-v2`, `kv-v2`): a name when namesASecret says so. */
 const JOINED_NAME = /^[a-z][a-z0-9]*(?:[-.][a-z0-9]+)+$/;
+/**
+ * A part of a joined name: a word, a version (`v2`, `v1.3`), an ordinal written with its zero (`01`), or a dotted
+ * number (`1.15.2`). Any other number (`42`, `2024`, `7x`) is how a person makes a password (`blue-dog-42`).
+ */
+const NAME_PART = /^(?:[a-z]+|v\d{1,3}(?:\.\d{1,4})*|0\d|\d{1,4}(?:\.\d{1,4})+)$/;
 
 /**
- * Whether a value names a secret or a version rather than gives it: NAMES_A_SECRET, or lower-case parts joined by `-`
- * or `.` with two words among them (`db-creds-v2`, `tls-cert-01`, `color.blue.500`) or a version (`kv-v2`). One word
- * and a number (`pass-1234`, `summer-2024`) is how a person makes a password: judged as one.
+ * Whether a value under a secret's, a token's or a key's header names a secret or a version rather than gives it:
+ * NAMES_A_SECRET, or lower-case parts joined by `-` or `.` each a NAME_PART (`db-creds-v2`, `tls-cert-01`, `kv-v2`).
+ * Words and a bare number (`pass-1234`, `winter-is-coming-99`, `color.blue.500`) are judged as a password: a shown
+ * secret leaks, a hidden name costs a reader little (review of ae7eaa4).
+ * Risk: a password shaped as a versioned name (`admin-pass-v1`) under such a header is left shown.
  */
 function namesASecret(value: string): boolean {
   if (NAMES_A_SECRET.test(value)) return true;
-  if (!JOINED_NAME.test(value)) return false;
-  const parts = value.split(/[-.]/);
-  return parts.filter((part) => /^[a-z]{2,}$/.test(part)).length >= 2 || parts.some((part) => /^v\d{1,3}$/.test(part));
+  // A dot between two digits is a dotted number's own; any other `-` or `.` joins two parts.
+  return JOINED_NAME.test(value) && value.split(/-|(?<!\d)\.|\.(?!\d)/).every((part) => NAME_PART.test(part));
 }
-/** A folder's or a file's name in a path: lower case, or one capital then lower case (`Documents`); never a random mix (`Xk9mQ2zL`). */
-const PATH_PART = String.raw`[A-Z]?[a-z0-9_.@-]+`;
 /**
- * Where a credential is kept rather than the credential, in a column a header alone names: a URI (`kms://alias/prod-signing-2`;
- * a password in one, `postgres://ana:…@db`, is the URL shapes' to hide, and only it), an ARN, a path (`~/.ssh/id_ed25519`,
- * `/etc/ssl/private/web.key`, a store's `vault:db/creds/app`), or a date's format (`YYYY-MM-DDTHH:mm:ssZ`, `%Y-%m-%d`).
+ * A word-like part of a path, a host or a store's reference: words of lower case (one capital first, `Documents`),
+ * each with a few digits after it (`web2`, `id_ed25519`), joined by `_`, `.`, `@` or `-`. Letters and digits mixed
+ * (`k9mq2zlw9`, `a8b7c6d5`) are a key's or a capability's, not a name. Each joint is one character, so a part reads
+ * one way (no backtracking over `a..b`).
+ */
+const WORD_PART = String.raw`[A-Z]?[a-z]{0,24}\d{0,6}(?:[_.@-][A-Z]?[a-z]{0,24}\d{0,6})*`;
+/**
+ * Where a credential is kept rather than the credential, in a column a header naming no password gives: a URI of
+ * word-like parts (`kms://alias/prod-signing-2`; a password in one, `postgres://ana:…@db`, is the URL shapes' to hide,
+ * and only it; a random part or a query, `https://example.com/k9mq2z…`, is a capability URL: judged as a secret), an
+ * ARN, a path of word-like parts (`~/.ssh/id_ed25519`, `/etc/ssl/private/web.key`, a store's `vault:db/creds/app`),
+ * or a date's format (`YYYY-MM-DDTHH:mm:ssZ`, `%Y-%m-%d`).
  */
 const KEPT_ELSEWHERE = new RegExp(
-  String.raw`^(?:[a-z][a-z0-9+.-]*:\/\/\S*|arn:[a-z0-9-]+:\S*|(?:~|\.{1,2})?(?:\/${PATH_PART}){2,}\/?|~(?:\/${PATH_PART})+\/?|[a-z][a-z0-9-]*:[a-z0-9_.-]+(?:\/[a-z0-9_.-]+)+|(?=[^a-z]*(?:YY|DD|HH|yy|dd|hh|mm|ss))[YyMDdHhmsSTZzX:./+,' -]+|(?=[^%]*%[A-Za-z])(?:%[A-Za-z]|[-:./T ])+)$`,
+  String.raw`^(?:[a-z][a-z0-9+.-]*:\/\/(?:[^\s/@]*@)?${WORD_PART}(?::\d{1,5})?(?:\/${WORD_PART})*|arn:aws[a-z-]*:[a-z0-9-]+:[a-z0-9-]*:(?:\d{12})?:\S+|(?:~|\.{1,2})?(?:\/${WORD_PART}){2,}\/?|~(?:\/${WORD_PART})+\/?|[a-z][a-z0-9-]*:${WORD_PART}(?:\/${WORD_PART})+|(?=[^a-z]*(?:YY|DD|HH|yy|dd|hh|mm|ss))[YyMDdHhmsSTZzX:./+,' -]+|(?=[^%]*%[A-Za-z])(?:%[A-Za-z]|[-:./T ])+)$`,
 );
 /** A table's row break: a line break, or one written out (`\n` in a string in code), as YAML_BREAK reads it; the next one, and one just here. */
 const ROW_BREAK = new RegExp(YAML_BREAK, 'g');
@@ -1172,18 +1185,24 @@ function columnOf(name: string): 'password' | 'token' | undefined {
 
 /**
  * Whether a cell under a credential's header is one: one word (a cell with a space is a sentence) that names no secret
- * (namesASecret) nor says where one is kept (KEPT_ELSEWHERE); under a password's name judged as a row's cell is
+ * (NAMES_A_SECRET: letters joined, or a setting's name). Under a password's header (`Password`, not `Secret`) that
+ * is all: a path, a URL or a versioned name there is what a person typed (review of ae7eaa4). Under another's, a
+ * value also names none (namesASecret) nor says where one is kept (KEPT_ELSEWHERE); under a secret's name judged as a row's cell is
  * (isMarkdownPassword, so letters alone stay shown unless their cases look random), under another's as an assigned
- * token is (isTokenLike), describing nothing, and made by a machine: both cases and a digit, or as random as a key
- * (3 bits a character). A header alone says less than a row that names its own secret: `release2024` is a word.
- * Risk: a password shaped as such a name (`correct-horse`, `hunter_2x`, `horse-battery-9`) in a column is left shown,
- * and so is a token of lower case and digits that repeats its characters (`aaaa1111bbbb`).
+ * token is (isTokenLike), describing nothing, and made by a machine (both cases and a digit, or as random as a key:
+ * 3 bits a character) or by a person (words joined to a bare number). A header alone says less than a row that names its own secret: `release2024` is a word.
+ * Risk: a password shaped as such a name (`correct-horse`, `hunter_2x`; `admin-pass-v1` under a secret's or a token's
+ * header) in a column is left shown, and so is a token of lower case and digits that repeats its characters (`aaaa1111bbbb`).
  */
 function isColumnSecret(value: string, column: 'password' | 'token', name: string): boolean {
-  if (value === '' || /\s/.test(value) || namesASecret(value) || KEPT_ELSEWHERE.test(value)) return false;
+  if (value === '' || /\s/.test(value) || NAMES_A_SECRET.test(value)) return false;
+  // A password's header (not a secret's) names what a person types: a path, a URL or a versioned name there is one.
+  if (column === 'password' && !/secret$/i.test(name)) return isMarkdownPassword(value, { name });
+  if (namesASecret(value) || KEPT_ELSEWHERE.test(value)) return false;
   if (column === 'password') return isMarkdownPassword(value, { name });
   if (!isTokenLike(value) || MARKDOWN_DESCRIPTION.test(value)) return false;
-  return (/[a-z]/.test(value) && /[A-Z]/.test(value) && /\d/.test(value)) || entropy(value) >= 3;
+  // Words joined to a bare number (`pass-1234`) that namesASecret took for no name are a person's password.
+  return JOINED_NAME.test(value) || (/[a-z]/.test(value) && /[A-Z]/.test(value) && /\d/.test(value)) || entropy(value) >= 3;
 }
 
 /**

@@ -82,8 +82,7 @@ describe("leak: a Markdown table whose header row alone names the secret column"
 
 describe('a secret column read from a header alone: ordinary documentation values stay shown (review of 6a7a444)', () => {
   it.each([
-    // Design tokens, a secret's or a version's name (kebab or dotted, lower case, with digits), a date's format.
-    '| Token | Value |\n|---|---|\n| color.blue.500 | #1a73e8 |\n',
+    // A secret's or a version's name (kebab or dotted, lower case, a version's or an ordinal's digits), a date's format.
     '| Secret | Used by |\n|---|---|\n| db-creds-v2 | api |\n| tls-cert-01 | ingress |\n',
     '| Component | Version | Secret |\n|---|---|---|\n| vault | 1.15.2 | kv-v2 |\n',
     '| Field | Token |\n|---|---|\n| iso | YYYY-MM-DDTHH:mm:ssZ |\n',
@@ -116,6 +115,33 @@ describe('a secret column read from a header alone: ordinary documentation value
     const text = '| Service | Credential |\n|---|---|\n| db | postgres://ana:Xk9mQ2zLw9@db:5432/app |';
     for (const level of DEPTHS) for (const out of await allWays(nested(text, level))) expect(out).not.toContain('Xk9mQ2zLw9');
     expect(redactSecrets(text)).toContain('postgres://ana:[REDACTED]@db:5432/app');
+  });
+});
+
+describe('leak: a secret column\'s value shaped as a name, a path or a URL (review of ae7eaa4)', () => {
+  it.each([
+    // Words and a number are how a person makes a password: under a password's header only letters alone name one.
+    ['| User | Password |\n|---|---|\n| ana | {s1} |\n| bob | {s2} |', 'blue-dog-42', 'qwerty-asdf-12'],
+    ['| User | Password |\n|---|---|\n| ana | {s1} |\n| bob | {s2} |', 'letmein-now-2024', 'admin-pass-v1'],
+    ['| User | Password |\n|---|---|\n| ana | {s1} |', 'prod.db.pass.7x'],
+    // Elsewhere a joined name's number is a version, an ordinal or a dotted number, or it is a password.
+    ['| Service | Secret |\n|---|---|\n| api | {s1} |\n| db | {s2} |', 'winter-is-coming-99', 'prod.db.pass.7x'],
+    ['| Name | Token |\n|---|---|\n| ci | {s1} |', 'blue-dog-42'],
+    ['| Env | API key |\n|---|---|\n| prod | {s1} |', 'pass-1234'],
+    ['| Name | Token |\n|---|---|\n| ci | {s1} |', 'pass-1234'],
+    ['| Service | Credential |\n|---|---|\n| db | {s1} |', 'pass-1234'],
+    ['| Env | Access token |\n|---|---|\n| prod | {s1} |', 'pass-1234'],
+    // A design token's name under a token's header reads as a password now (`monkey.banana.7`): hidden, shown before.
+    ['| Token | Value |\n|---|---|\n| {s1} | #1a73e8 |', 'color.blue.500'],
+    // A path, a store's reference or a URL whose parts look random holds the secret; under a password's header, any.
+    ['| Service | Secret |\n|---|---|\n| hook | {s1} |', 'https://example.com/k9mq2zlw9a8b7c6d5e4f3g2h1'],
+    ['| Name | Token |\n|---|---|\n| hook | {s1} |', 'https://example.com/k9mq2zlw9a8b7c6d5e4f3g2h1'],
+    ['| Host | Password |\n|---|---|\n| db | {s1} |', '/k9mq2zlw9/a8b7c6d5e4'],
+    ['| Env | API key |\n|---|---|\n| prod | {s1} |', '/k9mq2zlw9/a8b7c6d5e4'],
+    ['| Service | Credential |\n|---|---|\n| db | {s1} |', 'vault:k9mq2zlw9/a8b7c6d5'],
+    ['| Service | Secret |\n|---|---|\n| db | {s1} |', 'tok:a8b7c6d5e4/f3g2'],
+  ])('hidden: %j', async (text, ...secrets) => {
+    expect(await wrong(text, ...secrets)).toEqual([]);
   });
 });
 
@@ -254,6 +280,8 @@ describe('speed: the rules added here stay linear', () => {
     ['tables after a JSON text\'s start', fill('{"output":"| User | Password |\n|---|---|\n| ana | Xk9mQ2zLw9 |\n"}\n')],
     ['a long cell under a token header', (n: number) => `| Token |\n|---|\n| ${fill('%Y')(n)}! |`],
     ['paths and names under a token header', (n: number) => `| Token |\n|---|\n${fill('| ~/.ssh/id_ed25519 |\n| db-creds-v2 |\n| YYYY-MM-DD |\n')(n)}`],
+    ['one long path-like cell under a secret header', (n: number) => `| Secret |\n|---|\n| https://a@b${fill('/a.b-c_d@e1')(n)}/k9m |`],
+    ['one long joined name under a token header', (n: number) => `| Token |\n|---|\n| a${fill('-v1.2.3-01')(n)}-42 |`],
   ] as const)('%s', (_name, make) => {
     expect(redactionGrowth(make, 400_000)).toBeLessThan(LINEAR_GROWTH);
   }, 120_000);
