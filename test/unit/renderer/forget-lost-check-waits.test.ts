@@ -34,7 +34,7 @@ async function questions() {
   const { ForgetQuestion } = await import('../../../renderer/src/places/sessions/SessionHeader.js');
   const { ForgetProjectQuestion } = await import('../../../renderer/src/places/projects/ProjectSessions.js');
   return [
-    (onKnown: (known: boolean) => void) => createElement(ForgetQuestion, { sessionId: 's1', subagent: false, onKnown }),
+    (onKnown: (known: boolean) => void) => createElement(ForgetQuestion, { sessionId: 's1', subagent: false, subagents: 0, onKnown }),
     (onKnown: (known: boolean) => void) => createElement(ForgetProjectQuestion, { projectKey: 'p_1', name: 'orchard', onKnown }),
   ];
 }

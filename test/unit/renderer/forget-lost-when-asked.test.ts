@@ -27,7 +27,7 @@ beforeEach(() => {
 
 describe('the forget buttons of a page', () => {
   it('ask nothing of the files while the dialog is closed', () => {
-    renderToStaticMarkup(createElement(ForgetButton, { sessionId: 's1', subagent: false, onForgotten: () => undefined }));
+    renderToStaticMarkup(createElement(ForgetButton, { sessionId: 's1', subagent: false, subagents: 0, onForgotten: () => undefined }));
     renderToStaticMarkup(createElement(ForgetProject, { projectKey: 'p_1', name: 'orchard', onForgotten: () => undefined }));
     expect(asked).toEqual([]);
   });
@@ -36,16 +36,16 @@ describe('the forget buttons of a page', () => {
 describe('the open forget dialog', () => {
   it('asks Forget.Lost, and shows the question before the answer, the warning once known', async () => {
     const { ForgetQuestion } = await import('../../../renderer/src/places/sessions/SessionHeader.js');
-    const before = renderToStaticMarkup(createElement(ForgetQuestion, { sessionId: 's1', subagent: false, onKnown: () => undefined }));
+    const before = renderToStaticMarkup(createElement(ForgetQuestion, { sessionId: 's1', subagent: false, subagents: 0, onKnown: () => undefined }));
     expect(asked).toEqual([{ kind: 'session', id: 's1' }]);
     expect(before).toMatch(/^<span role="status">Checking which transcripts are still on disk… <\/span>Forget this conversation\?/);
     answer = { conversations: 1, lost: 1, onlySubagentsLost: 0, subagentsLost: 0, unknown: 0 };
-    expect(renderToStaticMarkup(createElement(ForgetQuestion, { sessionId: 's1', subagent: false, onKnown: () => undefined }))).toMatch(/^This conversation&#x27;s transcript is no longer on disk/);
+    expect(renderToStaticMarkup(createElement(ForgetQuestion, { sessionId: 's1', subagent: false, subagents: 0, onKnown: () => undefined }))).toMatch(/^This conversation&#x27;s transcript is no longer on disk/);
   });
 
   it('says nothing of a conversation whose files Steward never recorded', async () => {
     const { ForgetQuestion } = await import('../../../renderer/src/places/sessions/SessionHeader.js');
     answer = { conversations: 1, lost: 0, onlySubagentsLost: 0, subagentsLost: 0, unknown: 1 };
-    expect(renderToStaticMarkup(createElement(ForgetQuestion, { sessionId: 's1', subagent: false, onKnown: () => undefined }))).toMatch(/^Forget this conversation\?/);
+    expect(renderToStaticMarkup(createElement(ForgetQuestion, { sessionId: 's1', subagent: false, subagents: 0, onKnown: () => undefined }))).toMatch(/^Forget this conversation\?/);
   });
 });
