@@ -171,6 +171,8 @@ describe('telemetry of unchanged ticks', () => {
     const [unchanged, read] = (await core.call('Telemetry.Recent', { kind: 'sweep.tick' })).entries;
     expect(unchanged!.data).toEqual({
       kind: 'scheduled',
+      // Sweep.Tick is a check asked for by hand (Check now), and its row says so.
+      trigger: 'hand',
       unchanged: true,
       files: 3,
       durationMs: expect.any(Number),
