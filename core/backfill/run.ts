@@ -698,10 +698,6 @@ export async function runBackfillProvider(provider: TranscriptProvider, deps: Ba
     deps.reader?.cancelReadAhead();
     deps.commits.commit();
   }
-  // Copies a re-read could compare only with an older parser's rows, their own files not read again:
-  // counted now, unless a cancel stopped the run before it could read those files.
-  const { copiesDiffering } = deps.materializer.finish(ctx.token);
-  if (copiesDiffering > 0 && stoppedAt === undefined) addLines(stats, { lines: 0, failedLines: 0, oversizeLines: 0, bytesRead: 0, skipped: { differing_copy: copiesDiffering } });
   try {
     const drained = await deps.sink.drain();
     stats.partsWritten += drained.partsWritten;

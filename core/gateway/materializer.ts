@@ -1,6 +1,6 @@
 import type { Statement } from 'better-sqlite3';
 import type { ForgetKind } from '../api/index.js';
-import { blankSession, geminiChatPlace, geminiHashPrefix, messageOf, type PartRow, type SessionRow, type TitleClaim, type TranscriptBatch } from '../transcripts/index.js';
+import { blankSession, geminiChatPlace, geminiHashPrefix, type PartRow, type SessionRow, type TitleClaim, type TranscriptBatch } from '../transcripts/index.js';
 import { inTransaction, type Db } from '../store/index.js';
 import { EMITTED_CAP, EmittedIds } from './emitted.js';
 import { changesCommitted, rereadWith, type CommittedSession, type LineSpan, type Reread, type SessionUpdate } from './sessions.js';
@@ -45,12 +45,6 @@ interface RunState {
   lastTs: number | null;
   /** Conversations this run wrote parts of from a file not their own: their own file, read later in the run, rewrites those. */
   unowned: Set<string>;
-  /**
-   * By part id, the copies a refreshing read found in other words than a row stored before this run
-   * (Sink.write's `doubted`): that row may be an older parser's rendering of the same words. Its own
-   * file read again later in the run settles them; `finish` counts the rest.
-   */
-  doubted: Map<string, PartRow[]>;
 }
 
 const COMMITTED_COLUMNS =
@@ -188,11 +182,9 @@ export class Materializer {
       const known: PartRow[] = [];
       const collided: PartRow[] = [];
       const parts = this.#novelParts(state, batch.parts, collided, options.refresh === true ? known : undefined);
-      const writtenInRun = options.refresh === true ? (sessionId: string, partId: string) => state.emitted.has(sessionId, partId) : undefined;
-      const written = this.#sink.write(sessions, parts, known, places, collided, writtenInRun);
+      const written = this.#sink.write(sessions, parts, known, places, collided);
       const titled = this.#titles(batch, parts);
-      result.copiesDiffering = written.copiesDiffering + this.#settleDoubted(state, known);
-      for (const part of written.doubted) state.doubted.set(part.partId, [...(state.doubted.get(part.partId) ?? []), part]);
+      result.copiesDiffering = written.copiesDiffering;
       result.partsWritten = written.partsWritten;
       result.messagesWritten = written.messagesWritten;
       state.emitted.touch(new Set(batch.parts.map((p) => p.sessionId)));
@@ -219,35 +211,6 @@ export class Materializer {
       }
     });
     return result;
-  }
-
-  /**
-   * The copies doubted earlier in the run whose rows a file read now rewrote as this parser reads
-   * them: those in other words than these are counted (their messages, as Sink.write counts).
-   */
-  #settleDoubted(state: RunState, rewritten: readonly PartRow[]): number {
-    if (state.doubted.size === 0) return 0;
-    const messages = new Set<string>();
-    for (const part of rewritten) {
-      const copies = state.doubted.get(part.partId);
-      if (copies === undefined) continue;
-      state.doubted.delete(part.partId);
-      for (const copy of copies) if (copy.text !== part.text) messages.add(messageOf(copy.partId));
-    }
-    return messages.size;
-  }
-
-  /**
-   * The end of a run: its copies still doubted (their rows' own files were not read again in it, so
-   * the rows hold what this parser reads, or all the run will know) count as differing, by message.
-   */
-  finish(token: RunToken): { copiesDiffering: number } {
-    const state = this.#runs.get(token);
-    if (state === undefined || state.doubted.size === 0) return { copiesDiffering: 0 };
-    const messages = new Set<string>();
-    for (const copies of state.doubted.values()) for (const copy of copies) messages.add(messageOf(copy.partId));
-    state.doubted.clear();
-    return { copiesDiffering: messages.size };
   }
 
   /**
@@ -398,7 +361,7 @@ export class Materializer {
   #state(token: RunToken): RunState {
     let state = this.#runs.get(token);
     if (!state) {
-      state = { emitted: new EmittedIds(this.#emittedCap), spooled: undefined, sessions: new Map(), fresh: new Set(), known: new Set(), emittedKeys: new Set(), reread: new Map(), file: undefined, fromFile: new Set(), copies: new Map(), hashFolder: undefined, own: new Set(), unowned: new Set(), lastTs: null, doubted: new Map() };
+      state = { emitted: new EmittedIds(this.#emittedCap), spooled: undefined, sessions: new Map(), fresh: new Set(), known: new Set(), emittedKeys: new Set(), reread: new Map(), file: undefined, fromFile: new Set(), copies: new Map(), hashFolder: undefined, own: new Set(), unowned: new Set(), lastTs: null };
       this.#runs.set(token, state);
     }
     state.spooled ??= this.#spool.pendingPartIds();

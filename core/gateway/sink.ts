@@ -78,15 +78,7 @@ export interface WriteResult extends FlushResult {
   textRefreshed: number;
   /** Message lines a stored part's id came with again in other words, not kept (SKIP_REASONS' `differing_copy`). */
   copiesDiffering: number;
-  /**
-   * With `writtenInRun`: the copies in other words than a row this run did not write, which an older
-   * parser may have stored (see write): not counted in `copiesDiffering`, left to the caller.
-   */
-  doubted: PartRow[];
 }
-
-/** Whether the run writing now wrote or rewrote this stored row (a session's part id). */
-export type WrittenInRun = (sessionId: string, partId: string) => boolean;
 
 const STEP_ROWS = 250;
 
@@ -235,18 +227,8 @@ export class Sink {
    * `collided`: parts whose ids the cache holds (or `parts` holds) that are not written (a copy of a
    * line), or that replace a copy's version (their conversation's own file): compared with what is
    * stored once the new parts are, as a part left out because another session holds its id is.
-   * `writtenInRun` (a refreshing read's): a copy is counted against a row this run wrote; one in other
-   * words than an older row is `doubted` instead, as that row may hold an older parser's rendering
-   * of the same words, its own file not yet read again in this run.
    */
-  write(
-    sessions: readonly SessionUpdate[],
-    parts: readonly PartRow[],
-    refreshed: readonly PartRow[] = [],
-    places: ReadonlyMap<string, number> = new Map(),
-    collided: readonly PartRow[] = [],
-    writtenInRun?: WrittenInRun,
-  ): WriteResult {
+  write(sessions: readonly SessionUpdate[], parts: readonly PartRow[], refreshed: readonly PartRow[] = [], places: ReadonlyMap<string, number> = new Map(), collided: readonly PartRow[] = []): WriteResult {
     const turned = new Map<string, number>();
     const result = inTransaction(this.#db, (): WriteResult => {
       const now = Date.now();
@@ -261,7 +243,7 @@ export class Sink {
       const { partsWritten, messagesWritten } = this.#index.recountMessages(joined, () => this.#insertParts(parts, spoken, turned, places, ignored));
       // After the inserts (a second part of one id is compared with the first, stored now), before
       // the refreshes (which replace what is compared).
-      const differing = this.#differing([...collided, ...ignored], writtenInRun);
+      const differing = this.#differing([...collided, ...ignored]);
       let partsRefreshed = 0;
       let textRefreshed = 0;
       for (const p of refreshed) {
@@ -269,7 +251,7 @@ export class Sink {
         partsRefreshed += 1;
         textRefreshed += p.text?.length ?? 0;
       }
-      return { rows: sessions.length + parts.length + partsRefreshed, partsWritten, messagesWritten, sessionsWritten, partsRefreshed, textRefreshed, copiesDiffering: differing.messages.size, doubted: differing.doubted };
+      return { rows: sessions.length + parts.length + partsRefreshed, partsWritten, messagesWritten, sessionsWritten, partsRefreshed, textRefreshed, copiesDiffering: differing.size };
     });
     this.#tell([...turned].map(([projectKey, at]) => ({ projectKey, at })));
     return result;
@@ -279,31 +261,27 @@ export class Sink {
    * The messages among `parts` (ids the cache holds) whose stored text differs from theirs: a copy of
    * a message in other words (see COPIED_IDS). Only these are asked, a few hundred ids a statement, one
    * seek of the part_id key each: a new part never is, and a copy with the same words is the same message.
-   * `doubted`: those whose stored row `writtenInRun` says this run did not write (see write).
    */
-  #differing(parts: readonly PartRow[], writtenInRun: WrittenInRun | undefined): { messages: Set<string>; doubted: PartRow[] } {
-    const messages = new Set<string>();
-    const doubted: PartRow[] = [];
+  #differing(parts: readonly PartRow[]): Set<string> {
+    const into = new Set<string>();
     const asked = parts.filter((p) => COPIED_IDS.has(p.provider));
     for (let i = 0; i < asked.length; ) {
       const width = widthFor(asked.length - i);
       const chunk = asked.slice(i, i + width);
-      const stored = new Map((this.#textProbe(width).all(...padded(chunk.map((p) => p.partId), width)) as Array<[string, string, string | null]>).map(([id, sessionId, text]) => [id, { sessionId, text }]));
+      const stored = new Map(this.#textProbe(width).all(...padded(chunk.map((p) => p.partId), width)) as Array<[string, string | null]>);
       for (const p of chunk) {
-        const row = stored.get(p.partId);
-        if (row === undefined || row.text === p.text) continue;
-        if (writtenInRun && !writtenInRun(row.sessionId, p.partId)) doubted.push(p);
-        else messages.add(messageOf(p.partId));
+        const text = stored.get(p.partId);
+        if (text !== undefined && text !== p.text) into.add(messageOf(p.partId));
       }
       i += chunk.length;
     }
-    return { messages, doubted };
+    return into;
   }
 
   #textProbe(width: number): Statement {
     let stmt = this.#textProbes.get(width);
     if (!stmt) {
-      stmt = this.#db.prepare(`SELECT part_id, session_id, text FROM parts WHERE part_id IN (${new Array<string>(width).fill('?').join(', ')})`).raw();
+      stmt = this.#db.prepare(`SELECT part_id, text FROM parts WHERE part_id IN (${new Array<string>(width).fill('?').join(', ')})`).raw();
       this.#textProbes.set(width, stmt);
     }
     return stmt;

@@ -147,45 +147,6 @@ describe('Claude: a copy of a message in another file', () => {
     expect(texts(c, S)).toEqual(['run the tests']);
   });
 
-  /** What a parser upgrade meets: rows an older parser stored in other words (e.g. a placeholder or whitespace change), and checkpoints of its version. */
-  async function olderParserStored(c: CaptureHarness) {
-    c.db.prepare("UPDATE parts SET text = text || ' ' WHERE text IS NOT NULL").run();
-    c.db.exec("UPDATE file_checkpoints SET parser_version = parser_version - 1 WHERE provider = 'claude'");
-    await c.restart();
-  }
-
-  it('after a parser upgrade, a copy read before its conversation\'s own file is compared with what this parser reads, not with what the older one stored', async () => {
-    const cases = [
-      { name: 'copy sorts first, same session id', copy: EARLY, session: S, later: false },
-      { name: 'copy sorts first, relabelled', copy: EARLY, session: EARLY, later: false },
-      { name: 'copy sorts first, relabelled, found in a later tick', copy: EARLY, session: EARLY, later: true },
-      { name: 'copy sorts last, relabelled', copy: T, session: T, later: false },
-    ];
-    for (const differ of [false, true]) {
-      for (const { name, copy, session, later } of cases) {
-        const c = captureHarness({ query: { cache: { retention: { default_days: 0 } } } });
-        try {
-          const f = fixture(c, copy, differ, session);
-          f.writeOwn();
-          if (later) await claude(c);
-          f.writeCopy();
-          const first = await claude(c);
-          const expected = differ ? { differing_copy: 1 } : {};
-          expect(first.skipped ?? {}, `${name}: first read`).toEqual(expected);
-          const stored = rows(c);
-          await olderParserStored(c);
-          const upgraded = await claude(c);
-          expect(upgraded.read, name).toBe(2);
-          expect(upgraded.skipped ?? {}, `${name}${differ ? ', differing' : ''}: after the upgrade`).toEqual(expected);
-          // Every row as this parser reads it again: the older parser's words are gone.
-          expect(rows(c), name).toEqual(stored);
-        } finally {
-          await c.close();
-        }
-      }
-    }
-  });
-
   it('a copy under another session id (a fork that relabels its lines) is counted when its words differ, and not when they do not', async () => {
     const c = (h = captureHarness({ query: { cache: { retention: { default_days: 0 } } } }));
     const f = fixture(c, T, true, T);
