@@ -1183,6 +1183,9 @@ function columnOf(name: string): 'password' | 'token' | undefined {
   return named ? 'token' : undefined;
 }
 
+/** Words joined by underscores to a bare number of two digits or more: a person's password under a password's header. */
+const WORDS_THEN_NUMBER = /^[A-Za-z]+(?:_[A-Za-z]+)*_\d{2,}$/;
+
 /**
  * Whether a cell under a credential's header is one: one word (a cell with a space is a sentence) that names no secret
  * (NAMES_A_SECRET: letters joined, or a setting's name). Under a password's header (`Password`, not `Secret`) that
@@ -1195,9 +1198,14 @@ function columnOf(name: string): 'password' | 'token' | undefined {
  * header) in a column is left shown, and so is a token of lower case and digits that repeats its characters (`aaaa1111bbbb`).
  */
 function isColumnSecret(value: string, column: 'password' | 'token', name: string): boolean {
-  if (value === '' || /\s/.test(value) || NAMES_A_SECRET.test(value)) return false;
+  if (value === '' || /\s/.test(value)) return false;
+  const typed = column === 'password' && !/secret$/i.test(name);
+  // Under a password's header, words joined by underscores to a bare number (`summer_2024`, `blue_dog_42`) are what
+  // a person types, not a setting's name as NAMES_A_SECRET reads them (`pw_2x`, `DOCKERHUB_TOKEN` stay names).
+  if (typed && WORDS_THEN_NUMBER.test(value)) return true;
+  if (NAMES_A_SECRET.test(value)) return false;
   // A password's header (not a secret's) names what a person types: a path, a URL or a versioned name there is one.
-  if (column === 'password' && !/secret$/i.test(name)) return isMarkdownPassword(value, { name });
+  if (typed) return isMarkdownPassword(value, { name });
   if (namesASecret(value) || KEPT_ELSEWHERE.test(value)) return false;
   if (column === 'password') return isMarkdownPassword(value, { name });
   if (!isTokenLike(value) || MARKDOWN_DESCRIPTION.test(value)) return false;

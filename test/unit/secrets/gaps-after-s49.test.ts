@@ -140,6 +140,9 @@ describe('leak: a secret column\'s value shaped as a name, a path or a URL (revi
     ['| Env | API key |\n|---|---|\n| prod | {s1} |', '/k9mq2zlw9/a8b7c6d5e4'],
     ['| Service | Credential |\n|---|---|\n| db | {s1} |', 'vault:k9mq2zlw9/a8b7c6d5'],
     ['| Service | Secret |\n|---|---|\n| db | {s1} |', 'tok:a8b7c6d5e4/f3g2'],
+    // A word joined by an underscore to a bare number under a password's header (review of 906fb10); `pw_2x` stays a name.
+    ['| User | Password |\n|---|---|\n| ana | {s1} |\n| bob | {s2} |', 'summer_2024', 'admin_123'],
+    ['| User | Password |\n|---|---|\n| ana | {s1} |\n| bob | {s2} |', 'ADMIN_2024', 'blue_dog_42'],
   ])('hidden: %j', async (text, ...secrets) => {
     expect(await wrong(text, ...secrets)).toEqual([]);
   });
