@@ -158,7 +158,7 @@ describe('an open conversation while things change under it', () => {
     await page.getByRole('button', { name: 'Forget…' }).click();
     // The question is whole once Forget.Lost answered: the button waits for it.
     await eventually('the forget button is ready', async () => ((await confirm.getByRole('button', { name: 'Yes, forget it' }).isEnabled()) ? true : undefined));
-    expect(await confirm.innerText()).toContain('Forget this conversation? Its messages and its subagents are deleted from Steward, and it is not imported again while its transcript stays on disk.');
+    expect(await confirm.innerText()).toContain('Forget this conversation? Its messages are deleted from Steward, and it is not imported again while its transcript stays on disk.');
     expect(await confirm.innerText()).not.toContain('no longer on disk');
     await confirm.getByRole('button', { name: 'Cancel' }).click();
     expect(await confirm.count()).toBe(0);
