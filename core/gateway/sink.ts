@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { TITLE_SOURCES, type ProviderId } from '../api/index.js';
 import { errorCode, type Logger } from '../log/index.js';
 import { inTransaction, type Db } from '../store/index.js';
-import { blankSession, countsAsMessage, messageOf, namedBlock, PART_FLAGS, startsMessage, type PartRow } from '../transcripts/index.js';
+import { blankSession, COPIED_ID_PROVIDERS, countsAsMessage, messageOf, namedBlock, PART_FLAGS, startsMessage, type PartRow } from '../transcripts/index.js';
 import { turn } from './pace.js';
 import { SearchIndex } from './search-index.js';
 import { CONVERSATION, mergeSession, type CommittedSession, type SessionUpdate } from './sessions.js';
@@ -82,13 +82,6 @@ export interface WriteResult extends FlushResult {
 
 const STEP_ROWS = 250;
 
-/**
- * Agents whose part ids come from their own message ids, which a resumed or forked session copies into
- * its new file (Claude Code's `uuid`): a part id stored already is a copy of that message, and one in
- * other words is counted, never dropped silently. Other agents' ids repeat only in their own file (a
- * Gemini message written again as it grows, read as its provider decides: see `duplicate`).
- */
-const COPIED_IDS: ReadonlySet<string> = new Set(['claude']);
 
 /**
  * The messages of a write's parts that hold the person's own words (see countsAsMessage): a message's
@@ -259,12 +252,12 @@ export class Sink {
 
   /**
    * The messages among `parts` (ids the cache holds) whose stored text differs from theirs: a copy of
-   * a message in other words (see COPIED_IDS). Only these are asked, a few hundred ids a statement, one
+   * a message in other words (see COPIED_ID_PROVIDERS). Only these are asked, a few hundred ids a statement, one
    * seek of the part_id key each: a new part never is, and a copy with the same words is the same message.
    */
   #differing(parts: readonly PartRow[]): Set<string> {
     const into = new Set<string>();
-    const asked = parts.filter((p) => COPIED_IDS.has(p.provider));
+    const asked = parts.filter((p) => COPIED_ID_PROVIDERS.has(p.provider));
     for (let i = 0; i < asked.length; ) {
       const width = widthFor(asked.length - i);
       const chunk = asked.slice(i, i + width);

@@ -6,6 +6,6 @@ export { TranscriptReader, type UpcomingRead } from './reader.js';
 export { failWhenNothingRead } from './lines.js';
 export { sha256 } from './bounds.js';
 export { blankSession } from './projection.js';
-export { createProviders, PROVIDER_REGISTRY } from './providers/index.js';
+export { COPIED_ID_PROVIDERS, createProviders, PROVIDER_REGISTRY } from './providers/index.js';
 export { transcriptsHandlers } from './handlers.js';
 export { chatPlace as geminiChatPlace, contentCallKey as geminiContentCallKey, GEMINI_PROJECT, hashPrefixOf as geminiHashPrefix, KnownFolders, unknownFolderPrefix, type FolderList } from './providers/gemini/index.js';

@@ -243,4 +243,11 @@ export interface ProviderDefinition<P extends ProviderId = ProviderId> {
   /** The real default folders of each kind of root, from the user's environment. */
   defaultRoots(env: NodeJS.ProcessEnv): Record<RootKey<P>, string[]>;
   create(roots: Record<RootKey<P>, string[]>): TranscriptProvider;
+  /**
+   * Its part ids come from its own message ids, which a resumed or forked session copies into its new
+   * file (Claude Code's `uuid`): a part id stored already is a copy of that message, and one in other
+   * words is counted (`differing_copy`), never dropped silently. Other agents' ids repeat only in their
+   * own file (a Gemini message written again as it grows, read as its provider decides).
+   */
+  copiesMessageIds?: true;
 }

@@ -11,6 +11,9 @@ import { openclaw } from './openclaw/index.js';
 
 export const PROVIDER_REGISTRY = { claude, openclaw, codex, gemini } satisfies { [P in ProviderId]: ProviderDefinition<P> };
 
+/** The providers whose files copy message ids from other files (ProviderDefinition's `copiesMessageIds`). */
+export const COPIED_ID_PROVIDERS: ReadonlySet<ProviderId> = new Set(PROVIDER_IDS.filter((id) => (PROVIDER_REGISTRY[id] as ProviderDefinition).copiesMessageIds));
+
 /** A provider's real default locations of each kind of root, each folder once (uniqueRoots): the one place they are built. */
 export function defaultRoots<P extends ProviderId>(id: P, env: NodeJS.ProcessEnv): Record<RootKey<P>, string[]> {
   const defaults = (PROVIDER_REGISTRY[id] as ProviderDefinition<P>).defaultRoots(env);

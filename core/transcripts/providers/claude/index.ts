@@ -10,4 +10,5 @@ export const claude: ProviderDefinition<'claude'> = {
   id: 'claude',
   defaultRoots: (env) => ({ roots: claudeCodeDefaults(env), desktop_roots: claudeDesktopDefaults(env) }),
   create: (roots) => new ClaudeProvider({ roots: roots.roots, desktopRoots: roots.desktop_roots }),
+  copiesMessageIds: true,
 };
