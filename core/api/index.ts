@@ -14,7 +14,7 @@ export { lostWords } from './retention-words.js';
 export { DATE_FORMS, EpochMs, LAST_MS, localDay, localTime, parseDateText, parseIsoDate } from './dates.js';
 export { appName, PROVIDERS, PROVIDER_IDS, rootKinds, type ProviderId, type RootKey, type RootKind, type ProviderDescriptor } from './registry.js';
 export { ProviderRootsView, ProviderSurvey } from './providers.js';
-export { ROOT_LEFT_OUT_REASONS, ROOT_LEFT_OUT_WHY, ROOT_LEFT_OUT_WORDS, type RootLeftOutReason } from './root-words.js';
+export { ROOT_LEFT_OUT_REASONS, ROOT_LEFT_OUT_WHY, ROOT_LEFT_OUT_WORDS, folderFoundWords, type RootLeftOutReason } from './root-words.js';
 export { ProjectKey, IdempotencyKey, SessionId, RepoId, REPO_ID_SHAPE } from './ids.js';
 export { noStoredProjectWords, otherSpellingsWords, PROJECT_KEY_SHAPE, projectChoiceLabels, projectsNamed, subagentParentOf, type NamedProject, type PlacedProject } from './names.js';
 export { PROTOCOL_VERSION, MAINTENANCE_PROTOCOL, AppStatus, StatusItem, STATUS_STATES, STATUS_PLACES, STATUS_KINDS, PAUSED_TEXT, statusLines, type StatusState, type StatusPlace, type StatusKind } from './app.js';

@@ -19,3 +19,15 @@ export const ROOT_LEFT_OUT_WHY: Readonly<Record<RootLeftOutReason, string>> = {
   not_full_path: 'it is not a full path',
   home_not_full_path: 'HOME is not a full path, so ~ names no folder',
 };
+
+/**
+ * A watched folder as the panel says it: not there; there, but the agent's folders hold no transcript
+ * yet (an agent installed and never used, a folder set ahead of time); or there. `agentFiles`: the
+ * transcript files the agent's watched folders hold together (Providers.Survey's `files`), undefined
+ * until counted. Counted per agent: with none in all of them each found folder holds none; with some,
+ * each found one is "Found" (the survey does not say which folder holds them). One rule for every agent.
+ */
+export function folderFoundWords(exists: boolean, agentFiles: number | undefined): 'Not found' | 'Found, no conversations yet' | 'Found' {
+  if (!exists) return 'Not found';
+  return agentFiles === 0 ? 'Found, no conversations yet' : 'Found';
+}

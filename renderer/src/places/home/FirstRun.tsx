@@ -7,7 +7,7 @@ import { StartAtLoginChoice } from '../settings/StartAtLogin.js';
 import { ImportRest } from './ImportRest.js';
 import { Listing } from './Listing.js';
 import { useStoredTotals } from './Stored.js';
-import { Watched } from './Watched.js';
+import { WatchedFolders } from './Watched.js';
 import { windowWords } from './window.js';
 
 /** What the scheduled import brought in so far (it started with Steward, with the default window). */
@@ -44,7 +44,7 @@ export function FirstRun({ onDone }: { onDone: () => void }): ReactElement {
             Code after 30 days), so waiting would lose them. Everything stays on this computer.
           </p>
           <h3 className="first-run__step">1. Where Steward looked</h3>
-          <Watched />
+          <WatchedFolders survey={survey.data} />
           <h3 className="first-run__step">2. What the folders hold, and what was imported</h3>
           <ErrorBanner title="The folders could not be listed." error={survey.error} onRetry={survey.reload} />
           {survey.data && <Listing survey={survey.data} />}
