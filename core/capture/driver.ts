@@ -196,7 +196,8 @@ export class Capture {
       // The one place a tick is recorded, whoever started it: the timer calls the queue, not tick() below.
       onTicked: ({ startedAt, trigger, queued }) => {
         this.#liveSince = Math.max(this.#liveSince, startedAt - LIVE_SLACK_MS);
-        // A tick that only awaited runs already in flight is the check that queued them; that one records them.
+        // A tick that only awaited runs already in flight is the check that queued them; that one records them
+        // (as asked for by hand when a check by hand awaited it so: the queue's tick).
         // It looked at every enabled agent's folders: those it queued, and those in flight it awaited.
         if (queued.length > 0) this.#report(queued, 'scheduled', true, trigger);
       },

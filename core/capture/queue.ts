@@ -17,9 +17,16 @@ export interface ProviderRunner {
   (provider: ProviderId, kind: RunKind, signal: AbortSignal): Promise<ProviderStats>;
 }
 
+/** Who a tick is for, shared by the runs it queued: a check by hand that finds them all running makes it the person's (tick). */
+interface Origin {
+  trigger: TickTrigger;
+}
+
 interface Job {
   provider: ProviderId;
   kind: RunKind;
+  /** The tick that queued a scheduled run; none for a backfill. */
+  origin?: Origin;
   start: (signal: AbortSignal) => Promise<ProviderStats>;
   promise: Promise<ProviderStats>;
   resolve: (stats: ProviderStats) => void;
@@ -43,7 +50,10 @@ export interface SweepSchedulerOptions {
 export interface SettledTick {
   /** When the tick was queued. */
   startedAt: number;
-  /** Who started it, so its telemetry row says what happened (a check by hand is no scheduled check). */
+  /**
+   * Who started it, so its telemetry row says what happened (a check by hand is no scheduled check);
+   * 'hand' too when a check by hand found all its runs in flight and awaited them (tick).
+   */
   trigger: TickTrigger;
   /** Every provider's stats, in registry order: the runs it queued and the ones already in flight it awaited. */
   providers: ProviderStats[];
@@ -95,18 +105,27 @@ export class SweepScheduler {
    */
   tick(trigger: TickTrigger = 'schedule'): Promise<ProviderStats[]> {
     const startedAt = Date.now();
+    const origin: Origin = { trigger };
     const queued = new Set<ProviderId>();
+    const awaited = new Set<Origin>();
     const promises = this.#options.providers.map((provider) => {
       const existing = this.#inFlight.get(provider);
-      if (existing) return existing.promise;
-      const job = this.#enqueue(provider, 'scheduled', (signal) => this.#options.run(provider, 'scheduled', signal));
+      if (existing) {
+        if (existing.origin) awaited.add(existing.origin);
+        return existing.promise;
+      }
+      const job = this.#enqueue(provider, 'scheduled', (signal) => this.#options.run(provider, 'scheduled', signal), origin);
       this.#inFlight.set(provider, job);
       queued.add(provider);
       return job.promise;
     });
+    // A check by hand that queued nothing has no row of its own: the ticks it awaited answered the
+    // person, so their rows say a person asked. One that queued runs says so in its own row only.
+    if (trigger === 'hand' && queued.size === 0) for (const other of awaited) other.trigger = 'hand';
     this.#pump();
     const all = Promise.all(promises);
-    all.then((providers) => this.#ticked({ startedAt, trigger, providers, queued: providers.filter((_, i) => queued.has(this.#options.providers[i]!)) }), () => undefined);
+    // Who it was for is read as it settles: a check by hand may have joined it meanwhile.
+    all.then((providers) => this.#ticked({ startedAt, trigger: origin.trigger, providers, queued: providers.filter((_, i) => queued.has(this.#options.providers[i]!)) }), () => undefined);
     return all;
   }
 
@@ -262,10 +281,10 @@ export class SweepScheduler {
     }
   }
 
-  #enqueue(provider: ProviderId, kind: RunKind, start: Job['start']): Job {
+  #enqueue(provider: ProviderId, kind: RunKind, start: Job['start'], origin?: Origin): Job {
     let resolve!: (stats: ProviderStats) => void;
     const promise = new Promise<ProviderStats>((r) => (resolve = r));
-    const job: Job = { provider, kind, start, promise, resolve, settled: false, abort: new AbortController() };
+    const job: Job = { provider, kind, start, promise, resolve, settled: false, abort: new AbortController(), ...(origin ? { origin } : {}) };
     if (this.#stopped) {
       this.#settle(job, cancelledStats(provider));
       return job;

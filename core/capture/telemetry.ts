@@ -26,6 +26,15 @@ export function isUnchangedTick(providers: readonly ProviderStats[]): boolean {
 }
 
 /**
+ * Who started a tick, as its row says it: only a check by hand is marked. Most rows are the
+ * schedule's, and a row without `trigger` reads as scheduled (the Telemetry place's rule), as rows
+ * from before ticks said who started them do: leaving it out saves its bytes on every one.
+ */
+function startedBy(trigger: TickTrigger): { trigger?: 'hand' } {
+  return trigger === 'hand' ? { trigger } : {};
+}
+
+/**
  * The compact row of an unchanged tick, the proof Steward is alive that most ticks are: the files it
  * checked and how long it took, the providers that listed anything with their six counts, nothing else.
  */
@@ -34,7 +43,7 @@ export function compactTick(providers: readonly ProviderStats[], trigger: TickTr
   return {
     kind: 'scheduled',
     unchanged: true,
-    trigger,
+    ...startedBy(trigger),
     files: listed.reduce((n, p) => n + p.discovered, 0),
     durationMs: providers.reduce((n, p) => n + p.durationMs, 0),
     // Files outside the window appear only when there are any, so the counts still add up to `discovered`.
@@ -47,15 +56,15 @@ export function compactTick(providers: readonly ProviderStats[], trigger: TickTr
  * ones included. A run cancelled before its end says so at the top (`cancelled: true`) as well as in
  * its providers, so it never reads as one that finished. An import that was a check (`isCheck`) says
  * so (`check: true`): the last check is read back from these rows when Steward starts (lastCheckIn),
- * at the very moment (`at`) Sweep.Status said. A tick's row says who started it (`trigger`: the
- * schedule, or a check by hand); a row from before it did reads as the schedule's.
+ * at the very moment (`at`) Sweep.Status said. A tick a person asked for says so (`trigger: 'hand'`,
+ * startedBy); a row without it is the schedule's.
  */
 export function recordRun(recorder: Recorder, providers: ProviderStats[], kind: 'scheduled' | 'manual', check = false, at = Date.now(), trigger: TickTrigger = 'schedule'): void {
   if (kind === 'scheduled' && isUnchangedTick(providers)) return safely(recorder, 'sweep.tick', compactTick(providers, trigger), at);
   const cancelled = providers.some((p) => p.cancelled) ? { cancelled: true } : {};
   // A tick's row needs no mark: every tick that ran to its end is a check.
   const checked = kind === 'manual' && check ? { check: true } : {};
-  const started = kind === 'scheduled' ? { trigger } : {};
+  const started = kind === 'scheduled' ? startedBy(trigger) : {};
   safely(recorder, kind === 'scheduled' ? 'sweep.tick' : 'backfill.run', { kind, ...started, ...cancelled, ...checked, providers }, at);
 }
 

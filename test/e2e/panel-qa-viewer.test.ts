@@ -1,6 +1,8 @@
+import { appendFileSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IDS, OPENCLAW_SESSION, SUBAGENT_SESSION, writeHistoryFixture } from '../support/history.js';
+import { IDS, OPENCLAW_SESSION, SUBAGENT_SESSION, writeHistoryFixture, type HistoryFixture } from '../support/history.js';
 import { eventually, goToPlace, launchChromium, makeTempDir, openPanel, screenshotPath, startServe, type ServedSteward } from './harness.js';
 
 // QA: a conversation opened asked for Sessions.Get twice, and the heading the panel focuses for screen
@@ -20,10 +22,11 @@ function countGets(page: Page): Array<Record<string, unknown>> {
 describe('the conversation viewer and the shell, as QA found them', () => {
   let steward: ServedSteward;
   let browser: Browser;
+  let fixture: HistoryFixture;
 
   beforeAll(async () => {
     const roots = makeTempDir('steward-e2e-qa-viewer-');
-    const fixture = writeHistoryFixture(roots.dir);
+    fixture = writeHistoryFixture(roots.dir);
     steward = await startServe({ claudeRoots: [fixture.claudeRoot], openclawRoots: [fixture.openclawRoot] });
     browser = await launchChromium();
     await eventually('the start-up sweep imported the fixture', async () => ((await steward.rpc('Sessions.List', { limit: 200 })).sessions.length >= 4 ? true : undefined), 30_000);
@@ -71,6 +74,51 @@ describe('the conversation viewer and the shell, as QA found them', () => {
     await page.locator('.conversation').waitFor();
     await page.waitForTimeout(800);
     expect(asked).toHaveLength(1);
+    await context.close();
+  });
+
+  // Review: an address naming a message the conversation does not hold was asked for again on every
+  // check, and while each answer was on its way the page the address before showed came back for a
+  // moment. The miss is settled: asked for again only once the conversation changed, and said throughout.
+  it('keeps a missing message said across checks, asking again only once the conversation changed', async () => {
+    const { page, context } = await openPanel(browser, steward);
+    await page.goto(`${steward.baseUrl}#/sessions/${IDS.kitchen}`);
+    await page.locator('.conversation').waitFor();
+    const asked = countGets(page);
+    await page.evaluate((id) => (window.location.hash = `#/sessions/${id}?message=${encodeURIComponent('cc:nope:0')}`), IDS.kitchen);
+    const missing = page.getByText('That message is not in this conversation');
+    await missing.waitFor();
+    // Once settled, the miss looks at the conversation's end once, to tell later whether it changed.
+    await eventually('the miss looked at the conversation once', async () => (asked.some((a) => a.at === 'end') ? true : undefined), 10_000);
+    asked.length = 0;
+    // Every draw from now on: the page before (a conversation drawn), or the miss's words gone.
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { seen: string[] }).seen = seen;
+      new MutationObserver(() => {
+        if (document.querySelector('.conversation')) seen.push('the page before');
+        else if (!document.body.innerText.includes('That message is not in this conversation')) seen.push(document.querySelector('main')?.textContent?.slice(0, 80) ?? '');
+      }).observe(document.body, { childList: true, subtree: true, characterData: true });
+    });
+    const seen = () => page.evaluate(() => (window as unknown as { seen: string[] }).seen);
+
+    for (let i = 0; i < 2; i++) {
+      await steward.rpc('Sweep.Tick', {});
+      await page.waitForTimeout(1_000);
+    }
+    expect(await seen()).toEqual([]);
+    expect(asked).toEqual([]);
+
+    // The conversation goes on: the check that imports it looks at its end, then asks for the address again.
+    const transcript = join(fixture.claudeRoot, 'projects', '-work-kitchen', `${IDS.kitchen}.jsonl`);
+    const last = JSON.parse(readFileSync(transcript, 'utf8').trim().split('\n').at(-1)!) as Record<string, unknown>;
+    appendFileSync(transcript, JSON.stringify({ ...last, uuid: '7d0c8f1e-0000-4000-8000-00000000e2e1', parentUuid: last.uuid, timestamp: new Date().toISOString() }) + '\n');
+    await steward.rpc('Sweep.Tick', {});
+    await eventually('the address was asked for again', async () => (asked.some((a) => a.partId !== undefined) ? true : undefined), 10_000);
+    await page.waitForTimeout(1_000);
+    expect(asked.map((a) => (a.at === 'end' ? 'the end' : a.partId))).toEqual(['the end', 'cc:nope:0']);
+    expect(await seen()).toEqual([]);
+    expect(await missing.isVisible()).toBe(true);
     await context.close();
   });
 

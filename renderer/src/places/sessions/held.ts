@@ -1,6 +1,7 @@
 import type { Result } from '../../../../core/api/index.js';
 import type { ActionState } from '../../hooks.js';
 import { importSentence } from '../projects/importing.js';
+import { missedOf } from './missing.js';
 import type { Page, SessionPages } from './pages.js';
 
 /** A `Sweep.Tick` in hand: the check `steward sweep` runs, asked for from a conversation not held. */
@@ -19,20 +20,24 @@ export function offersCheck(lifted: Result<'Forget.Lift'> | undefined): boolean 
   return lifted !== undefined && lifted.stillOut === undefined && lifted.nextCheck !== undefined;
 }
 
-export type ViewerShows = 'forgotten' | 'not-loaded' | 'loading' | 'page';
+export type ViewerShows = 'forgotten' | 'not-loaded' | 'message-missing' | 'loading' | 'page';
 
 /**
  * What the conversation's view shows. Forgotten there (`openedThen`: the page shown when it was), it says
  * so until a page is loaded since, which only a conversation held again gives (a reload of one not held
- * fails and keeps the page it had); then that page.
+ * fails and keeps the page it had); then that page. Held, but not the message its address names: `message-missing`.
  */
 export function viewerShows(forgotten: { openedThen: Page | undefined } | undefined, pages: Pick<SessionPages, 'page' | 'opened' | 'error'>): ViewerShows {
   if (forgotten && pages.opened === forgotten.openedThen) return 'forgotten';
-  if (pages.error && !pages.page) return 'not-loaded';
+  if (pages.error && !pages.page) return missedOf(pages.error).missing === 'part' ? 'message-missing' : 'not-loaded';
   return pages.page ? 'page' : 'loading';
 }
 
-/** A conversation not shown is asked for again whenever a check or an import settles (`sweep.tick`): it shows once held again. */
+/**
+ * A conversation not shown is asked for again whenever a check or an import settles (`sweep.tick`): it
+ * shows once held again. A message the conversation does not hold is settled: asked for again only once
+ * the conversation changed (useMissWatch), not on every check.
+ */
 export function watchesChecks(shows: ViewerShows): boolean {
   return shows === 'forgotten' || shows === 'not-loaded';
 }

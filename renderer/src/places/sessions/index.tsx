@@ -10,7 +10,8 @@ import { nothingLeftWords, Unforget, useLift, type Lift } from '../projects/Unfo
 import { WipeStatus } from '../projects/WipeStatus.js';
 import { CheckNow, useCheck } from './CheckNow.js';
 import { checkedSentence, offersCheck, viewerShows, watchesChecks, type Check } from './held.js';
-import { missedOf, useSessionPages, type Page } from './pages.js';
+import { missedOf, useMissWatch } from './missing.js';
+import { useSessionPages, type Page } from './pages.js';
 import { BackButton } from './SessionHeader.js';
 import { SessionPage } from './SessionPage.js';
 import { heldAgain, rememberUnforgotten, unforgottenOf, type Unforgotten } from './unforgotten.js';
@@ -295,14 +296,15 @@ export function SessionViewer({ sessionId, partId }: { sessionId: string; partId
   const [forgotten, setForgotten] = useState<{ wipeAsked: boolean; openedThen: Page | undefined }>();
   const check = useViewerCheck(pages.reload);
   const shows = viewerShows(forgotten, pages);
-  useEvent('sweep.tick', () => watchesChecks(shows) && pages.reload());
+  const missWatch = useMissWatch(sessionId, shows === 'message-missing', pages.reload);
+  useEvent('sweep.tick', (tick) => (watchesChecks(shows) ? pages.reload() : missWatch(tick)));
   // Held again: an Unforget this tab kept has nothing more to say.
   const held = shows === 'page';
   useEffect(() => {
     if (held) heldAgain(sessionId);
   }, [held, sessionId]);
   if (shows === 'forgotten') return <Forgotten sessionId={sessionId} wipeAsked={forgotten?.wipeAsked} check={check} />;
-  if (shows === 'not-loaded' && pages.error) return <NotLoaded sessionId={sessionId} partId={partId} error={pages.error} onRetry={pages.reload} check={check} />;
+  if ((shows === 'not-loaded' || shows === 'message-missing') && pages.error) return <NotLoaded sessionId={sessionId} partId={partId} error={pages.error} onRetry={pages.reload} check={check} />;
   if (!pages.page) return <p className="muted">Loading the conversation…</p>;
   return (
     <SessionPage

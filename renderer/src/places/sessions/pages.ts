@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { Result, SessionMessage } from '../../../../core/api/index.js';
 import { countOf } from '../../components/index.js';
 import { useAction, useCall } from '../../hooks.js';
+import { firstAnswer, useSettledMiss } from './missing.js';
 
 export type Page = Result<'Sessions.Get'>;
 /** `before` asks for earlier messages, `cursor` for later ones. */
@@ -124,12 +125,6 @@ export interface SessionPages {
   showNew: () => { got: Page; move: Move } | undefined;
 }
 
-/** What a `not_found` of Sessions.Get says it missed (its details' `missing`: the conversation or the part), and which subagent holds that part. */
-export function missedOf(error: Error): { missing: unknown; heldBy: string | undefined } {
-  const details = (error as { data?: { details?: Record<string, unknown> } }).data?.details;
-  return { missing: details?.missing, heldBy: typeof details?.heldBy === 'string' ? details.heldBy : undefined };
-}
-
 /**
  * A conversation a page at a time, opened at the search hit `partId` when given; with `redact`, every
  * text redacted before a summary is cut from it, else as written, each part saying where its secrets
@@ -145,12 +140,12 @@ export function useSessionPages(sessionId: string, partId: string | undefined, r
   // The conversation's end as last asked for, with the first page it was asked over (read the same way).
   const [end, setEnd] = useState<{ base: Page; end: Page }>();
   const current = joined !== undefined && joined.base === first.data;
-  // A part the conversation does not hold (`missing: 'part'`) is the address's answer: the page the call
-  // keeps from the address before is not shown under it, so the viewer says it as a fresh load does.
-  // While the next address loads, that answer was the one before's, and is not said of it.
-  const missedPart = first.error !== undefined && missedOf(first.error).missing === 'part';
-  const page = missedPart && !first.loading ? undefined : current && joined.page ? joined.page : first.data;
-  const error = missedPart && first.loading ? undefined : first.error;
+  // A part the conversation does not hold (`missing: 'part'`) is the address's answer, settled: the page
+  // the call keeps from the address before is never shown under it, not even while a check asks again (firstAnswer).
+  const address = JSON.stringify([sessionId, partId ?? null, redact]);
+  const answer = firstAnswer(first, useSettledMiss(first, address), address);
+  const page = answer.page !== undefined && current && joined.page ? joined.page : answer.page;
+  const error = answer.error;
   const join = (base: Page, got: Page, move: Move) =>
     setJoined((previous) => {
       const kept = keptAfter(previous?.base === base && previous.kept ? previous.kept : [base], got, move);

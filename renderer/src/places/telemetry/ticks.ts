@@ -9,7 +9,7 @@ export interface Tick {
   at: number;
   /** A scheduled check (`sweep.tick`) or an import someone asked for (`backfill.run`). */
   kind: 'scheduled' | 'manual';
-  /** A check someone asked for (Check now, Import now, `steward sweep`): a `sweep.tick` whose `trigger` is `hand`; a row from before ticks said who started them reads as scheduled. */
+  /** A check someone asked for (Check now, Import now, `steward sweep`): a `sweep.tick` whose `trigger` is `hand`; a scheduled row carries no `trigger` (nor does one from before ticks said who started them). */
   byHand: boolean;
   /** Recorded compactly: nothing was new, nothing failed, no line skipped (see `foundNothingNew` for what the rows say). */
   unchanged: boolean;
