@@ -126,10 +126,14 @@ export function useReloadWhile(active: boolean, reload: () => void, everyMs = 10
 export function useSectionLanding(ready: boolean): string | undefined {
   const section = usePanel((state) => ('params' in state.route ? state.route.params.section : undefined));
   useEffect(() => {
-    if (!ready || section === undefined) return;
-    const target = document.getElementById(section);
-    target?.scrollIntoView({ block: 'start' });
-    target?.querySelector<HTMLElement>('h2')?.focus({ preventScroll: true });
+    if (ready && section !== undefined) landOnSection(section);
   }, [ready, section]);
   return section;
+}
+
+/** Lands on the section with id `id`: scrolled to its top, its heading focused (a link to it followed again, too). */
+export function landOnSection(id: string): void {
+  const target = document.getElementById(id);
+  target?.scrollIntoView({ block: 'start' });
+  target?.querySelector<HTMLElement>('h2')?.focus({ preventScroll: true });
 }

@@ -2,6 +2,7 @@ import type { ReactElement } from 'react';
 import { DetailList, ErrorBanner, formatDuration, Panel } from '../../components/index.js';
 import { useNow } from '../../clock.js';
 import { refreshInfo, usePanel } from '../../store.js';
+import { SECTIONS } from './sections.js';
 
 const HOME_KIND = { env: 'The STEWARD_HOME environment variable', 'platform-default': "This platform's app-data folder" } as const;
 const TRANSPORT = { bridge: 'Desktop app (IPC)', http: 'Loopback HTTP (steward serve)' } as const;
@@ -13,7 +14,7 @@ export function AboutBox(): ReactElement {
   const transportKind = usePanel((state) => state.transportKind);
   const now = useNow(1_000);
   return (
-    <Panel title="About this Steward">
+    <Panel title={SECTIONS.about.title} id={SECTIONS.about.id}>
       <ErrorBanner title="Steward's details could not be loaded." error={infoError} onRetry={() => void refreshInfo()} />
       {info === undefined ? (
         <p className="muted">Loading…</p>

@@ -1,6 +1,7 @@
 import type { ReactElement } from 'react';
 import { Badge, Button, CopyButton, ErrorBanner, Panel, PathText } from '../../components/index.js';
 import { useAction, useCall } from '../../hooks.js';
+import { SECTIONS } from './sections.js';
 import './agent-context.css';
 
 /** The planned change to Claude Code's settings, shown before anything is written; Confirm writes exactly it. */
@@ -75,7 +76,7 @@ export function AgentContext(): ReactElement {
   const status = useCall('Hooks.Status', { agent: 'claude' });
   const s = status.data;
   return (
-    <Panel title="Notes for your agents">
+    <Panel title={SECTIONS.agentNotes.title} id={SECTIONS.agentNotes.id}>
       <ErrorBanner title="The agent settings could not be read." error={status.error} onRetry={status.reload} />
       <div className="agent-context">
         <p className="field__hint">

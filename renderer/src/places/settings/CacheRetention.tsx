@@ -3,6 +3,7 @@ import { Button, ErrorBanner, Panel } from '../../components/index.js';
 import { useAction } from '../../hooks.js';
 import { CheckResult, RemovalResult } from './CacheRetentionReport.js';
 import { comeBackWords, removeLabel, removeQuestion } from './retention-words.js';
+import { SECTIONS } from './sections.js';
 import './cache-retention.css';
 
 type FocusTarget = 'cancel' | 'remove' | 'result' | undefined;
@@ -49,7 +50,7 @@ export function CacheRetention(): ReactElement {
     });
 
   return (
-    <Panel title="Cache retention">
+    <Panel title={SECTIONS.cacheRetention.title} id={SECTIONS.cacheRetention.id}>
       <div className="cache-retention" data-testid="cache-retention" aria-busy={busy}>
         <p className="field__hint" id={`${ids}-about`}>
           Scheduled checks import conversations from the retention window (365 days unless you change it above; 0 keeps everything). Stored conversations are removed on

@@ -7,6 +7,7 @@ import { sameSetting, useDraft, type Same } from './drafts.js';
 import { removingWindow, wouldRemove } from './retention-words.js';
 import { SaveRow } from './SaveRow.js';
 import { intervalMs, intervalWords, lines, problemWords, useSave, type ConfigView } from './saving.js';
+import { SECTIONS } from './sections.js';
 import './cache-retention.css';
 
 const RETENTION = 'query.cache.retention.default_days';
@@ -67,7 +68,7 @@ export function CaptureSettings({ config, onSaved }: { config: ConfigView; onSav
   };
 
   return (
-    <Panel title="Importing conversations">
+    <Panel title={SECTIONS.importing.title} id={SECTIONS.importing.id}>
       <form className="settings-form" onSubmit={submit} aria-label="Importing conversations">
         <Field
           label="Retention window, in days"

@@ -4,6 +4,7 @@ import { useDraft } from './drafts.js';
 import { SaveRow } from './SaveRow.js';
 import { problemWords, useSave, type ConfigView } from './saving.js';
 import { StartAtLoginChoice } from './StartAtLogin.js';
+import { SECTIONS } from './sections.js';
 
 type Level = ConfigView['saved']['logLevel'];
 
@@ -24,7 +25,7 @@ export function ComputerSettings({ config, onSaved }: { config: ConfigView; onSa
     if (level !== config.saved.logLevel) saving.save({ 'log.level': level });
   };
   return (
-    <Panel title="This computer">
+    <Panel title={SECTIONS.computer.title} id={SECTIONS.computer.id}>
       <StartAtLoginChoice />
       <form className="settings-form" onSubmit={submit} aria-label="Log level">
         <Field label="What Steward writes to its log" hint="The log never holds conversation text, keys or the folders of caches." error={problemWords(saving.problem('log.level'))}>

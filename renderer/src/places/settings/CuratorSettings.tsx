@@ -3,6 +3,7 @@ import { Badge, ErrorBanner, Panel, plainText } from '../../components/index.js'
 import { useCall } from '../../hooks.js';
 import { CURATORS, CuratorForm } from './CuratorForm.js';
 import { LocalModels } from './LocalModels.js';
+import { SECTIONS } from './sections.js';
 import './curator.css';
 
 /**
@@ -15,7 +16,7 @@ export function CuratorSettings({ children }: { children?: ReactElement }): Reac
   const view = settings.data?.sweeper;
   const saved = CURATORS.find((c) => c.id === view?.curator);
   return (
-    <Panel title="Project notes">
+    <Panel title={SECTIONS.projectNotes.title} id={SECTIONS.projectNotes.id}>
       <ErrorBanner title="The curator settings could not be loaded." error={settings.error} onRetry={settings.reload} />
       {view?.paused.map((pause) => (
         <p key={pause.curator} role="status">

@@ -2,6 +2,7 @@ import { useState, type ReactElement } from 'react';
 import { Button, CopyButton, DetailList, ErrorBanner, Panel, PathText } from '../../components/index.js';
 import { folderOpener, type FolderTarget } from '../../desktop.js';
 import type { ConfigView } from './saving.js';
+import { SECTIONS } from './sections.js';
 
 function PathValue({ path, what, folder }: { path: string; what: string; folder?: FolderTarget }): ReactElement {
   const open = folder ? folderOpener() : undefined;
@@ -26,7 +27,7 @@ function PathValue({ path, what, folder }: { path: string; what: string; folder?
 export function FilesPanel({ config }: { config: ConfigView }): ReactElement {
   const { paths } = config;
   return (
-    <Panel title="Where Steward keeps its files">
+    <Panel title={SECTIONS.files.title} id={SECTIONS.files.id}>
       <DetailList
         label="Where Steward keeps its files"
         items={[

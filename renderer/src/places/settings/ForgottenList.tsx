@@ -9,6 +9,7 @@ import { checkedSentence, offersCheck, type Check } from '../sessions/held.js';
 import { keepLifted } from '../sessions/unforgotten.js';
 import { Unforget, useLift, type Lift } from '../projects/Unforget.js';
 import { WipeStatus } from '../projects/WipeStatus.js';
+import { SECTIONS } from './sections.js';
 
 /** How many characters of an id a row shows; the whole id is its tooltip, as Lift needs it whole. */
 const ID_CHARS = 12;
@@ -103,7 +104,7 @@ export function ForgottenList(): ReactElement {
   const list = useCall('Forget.List', {});
   const tombstones = list.data?.tombstones ?? [];
   return (
-    <Panel title="Forgotten conversations and projects">
+    <Panel title={SECTIONS.forgotten.title} id={SECTIONS.forgotten.id}>
       <ErrorBanner title="The forgotten list could not be read." error={list.error} onRetry={list.reload} />
       <WipeStatus />
       {list.data !== undefined && tombstones.length === 0 && <p className="muted">Nothing is forgotten. Forget a conversation or a project from its page.</p>}

@@ -6,6 +6,7 @@ import { useCall } from '../../hooks.js';
 import { useDraft, type Same } from './drafts.js';
 import { SaveRow } from './SaveRow.js';
 import { lines, linesProblemWords, useSave, type ConfigView } from './saving.js';
+import { SECTIONS } from './sections.js';
 
 type Provider = Result<'Providers.Roots'>['providers'][number];
 type Kind = Provider['roots'][number];
@@ -98,7 +99,7 @@ export function TranscriptFolders({ config, onSaved }: { config: ConfigView; onS
   };
 
   return (
-    <Panel title="Agents and their folders">
+    <Panel title={SECTIONS.agents.title} id={SECTIONS.agents.id}>
       <ErrorBanner title="The folders could not be listed." error={roots.error} onRetry={roots.reload} />
       <form className="settings-form" onSubmit={submit} aria-label="Agents and their folders">
         {roots.data?.providers.map((p) => (
