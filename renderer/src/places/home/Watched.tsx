@@ -4,6 +4,7 @@ import { folderFoundWords } from '../../../../core/api/root-words.js';
 import { Badge, ErrorBanner, Panel, PathText, providerLabel } from '../../components/index.js';
 import { useCall } from '../../hooks.js';
 import { placeHref } from '../../navigation.js';
+import { SECTIONS } from '../settings/sections.js';
 
 type Provider = Result<'Providers.Roots'>['providers'][number];
 type Survey = Result<'Providers.Survey'>;
@@ -57,7 +58,7 @@ export function Watched(): ReactElement {
 export function WatchedFolders({ survey }: { survey: Survey | undefined }): ReactElement {
   const roots = useCall('Providers.Roots', {});
   return (
-    <Panel title="Agents watched" actions={<a href={placeHref('settings')}>Change in Settings</a>}>
+    <Panel title="Agents watched" actions={<a href={placeHref('settings', SECTIONS.agents.id)}>Change in Settings</a>}>
       <ErrorBanner title="The watched folders could not be listed." error={roots.error} onRetry={roots.reload} />
       <ul className="watched" data-testid="watched">
         {roots.data?.providers.map((provider) => (

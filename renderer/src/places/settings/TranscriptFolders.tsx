@@ -1,6 +1,6 @@
 import { useState, type FormEvent, type ReactElement } from 'react';
 import type { Result } from '../../../../core/api/index.js';
-import { ROOT_LEFT_OUT_WORDS } from '../../../../core/api/root-words.js';
+import { folderFoundWords, ROOT_LEFT_OUT_WORDS } from '../../../../core/api/root-words.js';
 import { Badge, ErrorBanner, Field, Panel, PathText, providerLabel } from '../../components/index.js';
 import { useCall } from '../../hooks.js';
 import { useDraft, type Same } from './drafts.js';
@@ -11,7 +11,12 @@ import { SECTIONS } from './sections.js';
 type Provider = Result<'Providers.Roots'>['providers'][number];
 type Kind = Provider['roots'][number];
 
-function Folders({ title, folders }: { title: string; folders: Kind['watched'] }): ReactElement {
+/**
+ * Each folder found or not, by the rule Home's folder list says it with (folderFoundWords). `files`: the
+ * transcripts the agent's watched folders hold (Providers.Survey), for the folders watched now only: a
+ * default folder not watched is not what the survey counted.
+ */
+function Folders({ title, folders, files }: { title: string; folders: Kind['watched']; files?: number | undefined }): ReactElement {
   return (
     <div className="settings-root__folders">
       <span className="settings-root__title">{title}</span>
@@ -21,7 +26,7 @@ function Folders({ title, folders }: { title: string; folders: Kind['watched'] }
         <ul>
           {folders.map((f) => (
             <li key={f.path}>
-              {f.exists ? <Badge tone="good">Found</Badge> : <Badge>Not found</Badge>} <PathText path={f.path} />
+              <FoundBadge exists={f.exists} files={files} /> <PathText path={f.path} />
             </li>
           ))}
         </ul>
@@ -30,6 +35,11 @@ function Folders({ title, folders }: { title: string; folders: Kind['watched'] }
   );
 }
 
+
+function FoundBadge({ exists, files }: { exists: boolean; files: number | undefined }): ReactElement {
+  const words = folderFoundWords(exists, files);
+  return <Badge tone={words === 'Found' ? 'good' : 'neutral'}>{words}</Badge>;
+}
 
 /** The folders Steward left out of what it watches now, each as written, and why. */
 function LeftOut({ folders }: { folders: NonNullable<Kind['leftOut']> }): ReactElement {
@@ -44,13 +54,13 @@ function LeftOut({ folders }: { folders: NonNullable<Kind['leftOut']> }): ReactE
   );
 }
 
-export function RootKindField({ id, kind, draft, onDraft, problem }: { id: string; kind: Kind; draft: string; onDraft: (text: string) => void; problem: string | undefined }): ReactElement {
+export function RootKindField({ id, kind, draft, onDraft, problem, files }: { id: string; kind: Kind; draft: string; onDraft: (text: string) => void; problem: string | undefined; files?: number | undefined }): ReactElement {
   return (
     <div className="settings-root">
       <Field label={`${kind.label} folders`} hint={`Folders that hold ${kind.holds}, one per line. Empty uses the folders found by default.`} error={problem}>
         {(control) => <textarea {...control} className="input settings-lines" rows={2} value={draft} onChange={(e) => onDraft(e.currentTarget.value)} data-setting={id} />}
       </Field>
-      <Folders title="Watched now:" folders={kind.watched} />
+      <Folders title="Watched now:" folders={kind.watched} files={files} />
       {kind.leftOut && <LeftOut folders={kind.leftOut} />}
       <Folders title="Found by default:" folders={kind.detected} />
       {kind.source === 'environment' && (
@@ -68,6 +78,7 @@ const sameLines: Same = (key, draft, saved) => (key.startsWith('enabled:') ? dra
 /** Which agents Steward reads and from which folders: found or not, detected defaults, the environment's say. */
 export function TranscriptFolders({ config, onSaved }: { config: ConfigView; onSaved: () => void }): ReactElement {
   const roots = useCall('Providers.Roots', {});
+  const survey = useCall('Providers.Survey', {}, { refreshOn: ['sweep.tick'] });
   const saving = useSave(() => (onSaved(), roots.reload()));
   // The lines as last sent: a refusal names entries of these, which the person may have edited since.
   const [sent, setSent] = useState<Record<string, string>>({});
@@ -110,7 +121,8 @@ export function TranscriptFolders({ config, onSaved }: { config: ConfigView; onS
             </label>
             {p.roots.map((k) => {
               const key = `providers.${p.provider}.${k.key}`;
-              return <RootKindField key={key} id={key} kind={k} draft={drafts[key] ?? ''} onDraft={(text) => draft.set(key, text)} problem={linesProblemWords(key, sent[key] ?? '', saving.problems)} />;
+              const files = survey.data?.providers.find((s) => s.provider === p.provider)?.files;
+              return <RootKindField key={key} id={key} kind={k} draft={drafts[key] ?? ''} onDraft={(text) => draft.set(key, text)} problem={linesProblemWords(key, sent[key] ?? '', saving.problems)} files={files} />;
             })}
           </fieldset>
         ))}
