@@ -7,7 +7,8 @@ const CodeCount = z.strictObject({ code: z.string(), count: z.number().int().pos
 /**
  * One provider's share of a sweep tick or backfill; counts files, never names them. Every listed file
  * lands in one bucket: read + unchanged + outsideWindow + vanished + failed + notReached = discovered,
- * except that entries which could not even be listed add to `failed` without being discovered.
+ * except that entries which could not even be listed add to `failed` without being discovered
+ * (`foldersFailed` says how many, so `failed` less them is the files that failed).
  */
 export const ProviderSweepStats = z.strictObject({
   provider: z.string(),
@@ -39,6 +40,11 @@ export const ProviderSweepStats = z.strictObject({
   notReached: z.number().int().nonnegative().optional(),
   /** Why files or folders failed, by error code (an errno or SQLite code; never a path or text). */
   errors: z.array(CodeCount).optional(),
+  /**
+   * Of `failed` (and counted in `errors` too): what the walk could not open, by code: a folder it may
+   * not list, an entry in one it may not look into. No transcript file, so none of `discovered`.
+   */
+  foldersFailed: z.array(CodeCount).optional(),
   /**
    * Of `failed` (and counted in `errors` too): files whose own bytes could not be read (caught mid-write, damaged, or not
    * a transcript), by code. Each is remembered as it was, and read again only once it changes or a

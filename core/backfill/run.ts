@@ -599,6 +599,8 @@ export async function runBackfillProvider(provider: TranscriptProvider, deps: Ba
   stats.discovered = transcripts;
   stats.failed += discovery.failed;
   errors.addAll(discovery.errors);
+  // Folders the walk could not open are no transcript file: said apart, so the files' counts add up.
+  if (discovery.errors?.length) stats.foldersFailed = discovery.errors.map((e) => ({ ...e }));
   // Batches read ahead arrive already queued, and awaiting one is then only a microtask: without
   // an explicit turn the loop would hold the event loop for as long as the queue stays full.
   const yieldTurn = pacer(HOLD_MS);

@@ -118,8 +118,38 @@ function formatCancelled(p: ProviderResult): string {
  * What became of the files: `4 transcript files, 1 read, 2 already up to date, 1 older than the
  * retention window, not read`. A file outside the window was never opened, so it is never "up to date".
  */
-function formatFiles(p: ProviderResult, window: ImportWindow, folders: string | undefined, run: RunKind): string {
-  if (foundNothing(p)) return folders ? `no transcript files found: ${folders}` : 'no transcript files found';
+function formatFiles(all: ProviderResult, window: ImportWindow, folders: string | undefined, run: RunKind): string {
+  const p = filesAlone(all);
+  const closed = formatFoldersFailed(all);
+  if (foundNothing(p)) return [folders ? `no transcript files found: ${folders}` : 'no transcript files found', closed].filter(Boolean).join('; ');
+  return [formatFileCounts(p, window, run), closed].filter(Boolean).join('; ');
+}
+
+/**
+ * A run's result with only its files' failures (`failed`, `errors`): the folders its walk could not
+ * open (`foldersFailed`) are no transcript file, and are said apart (formatFoldersFailed).
+ */
+function filesAlone(p: ProviderResult): ProviderResult {
+  const folders = p.foldersFailed ?? [];
+  if (folders.length === 0) return p;
+  const byCode = new Map(folders.map((f) => [f.code, f.count]));
+  const errors = (p.errors ?? []).map((e) => ({ code: e.code, count: e.count - (byCode.get(e.code) ?? 0) })).filter((e) => e.count > 0);
+  const failed = p.failed - folders.reduce((n, f) => n + f.count, 0);
+  const alone: ProviderResult = { ...p, failed };
+  if (errors.length > 0) alone.errors = errors;
+  else delete alone.errors;
+  return alone;
+}
+
+/** `1 folder could not be read (EACCES ×1)`: what the walk could not open, by code. */
+function formatFoldersFailed(p: ProviderResult): string {
+  const folders = p.foldersFailed ?? [];
+  if (folders.length === 0) return '';
+  const total = folders.reduce((n, f) => n + f.count, 0);
+  return `${countOf(total, 'folder')} could not be read (${folders.map((f) => `${f.code} ×${f.count}`).join(', ')})`;
+}
+
+function formatFileCounts(p: ProviderResult, window: ImportWindow, run: RunKind): string {
   const files = p.cancelled ? formatCancelled(p) : countOf(p.discovered, 'transcript file');
   if (!p.cancelled && p.unchanged === p.discovered && p.failed === 0) return `${files}, already up to date`;
   const outside = p.outsideWindow ?? 0;
@@ -270,19 +300,29 @@ export function whyNoFolder(path: string): 'does not exist' | 'is not a folder' 
  * Why an agent whose folders the person set found nothing, when it is the folders: one that does not
  * exist or is a file (a typo), or a setting that names none (an empty STEWARD_*_ROOTS, which turns
  * the agent's reading off: said, so that one set empty by mistake is seen). Default folders that do
- * not exist say only that the agent is not installed here: left unsaid.
+ * not exist say only that the agent is not installed here: left unsaid. Where something is said, a
+ * folder of another kind that is there says it holds no transcript files, so the note is true of each
+ * kind (an empty Claude Code folder is not blamed on an empty Desktop setting); alone, it is unsaid.
  */
 function setButMissing(provider: ProviderRoots): string {
+  const wrong = provider.roots.flatMap((kind) => wrongWith(provider.provider, kind));
+  if (wrong.length === 0) return '';
   return provider.roots
-    .flatMap((kind) => {
-      const setting = settingOf(provider.provider, kind);
-      if (setting === null) return [];
-      const leftOut = (kind.leftOut ?? []).map((f) => `${leftOutWhy(f)} (${setBy(provider.provider, kind)})`);
-      // A setting whose every folder was left out names some: said why, not that it names none.
-      if (kind.watched.length === 0 && leftOut.length === 0) return [`${setting} names no folder`];
-      return [...kind.watched.filter((w) => !w.exists).map((w) => `${w.path} ${whyNoFolder(w.path)} (${setBy(provider.provider, kind)})`), ...leftOut];
-    })
+    .flatMap((kind) => [
+      ...kind.watched.filter((w) => w.exists).map((w) => `${w.path} holds no transcript files (${setBy(provider.provider, kind)})`),
+      ...wrongWith(provider.provider, kind),
+    ])
     .join('; ');
+}
+
+/** What is wrong with one kind's folders as the person set them (see setButMissing); none for the defaults. */
+function wrongWith(provider: ProviderId, kind: RootsKind): string[] {
+  const setting = settingOf(provider, kind);
+  if (setting === null) return [];
+  const leftOut = (kind.leftOut ?? []).map((f) => `${leftOutWhy(f)} (${setBy(provider, kind)})`);
+  // A setting whose every folder was left out names some: said why, not that it names none.
+  if (kind.watched.length === 0 && leftOut.length === 0) return [`${setting} names no folder`];
+  return [...kind.watched.filter((w) => !w.exists).map((w) => `${w.path} ${whyNoFolder(w.path)} (${setBy(provider, kind)})`), ...leftOut];
 }
 
 /** For the agents a run found no file of, what is wrong with the folders the person set (see setButMissing). */

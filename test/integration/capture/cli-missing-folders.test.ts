@@ -37,6 +37,17 @@ describe('steward sweep and backfill with folders that are not there', () => {
   });
 });
 
+describe('steward sweep with one kind of folder empty and another set to none', () => {
+  /** Attack: an empty Claude Code folder beside an empty Desktop setting was said as the setting alone, as if it were the cause. */
+  it('says of each kind what is true: the folder holds no transcript files, the setting names no folder', async () => {
+    const code = join(home.dir, 'claude-code');
+    mkdirSync(code);
+    const env = { ...home.env, STEWARD_CLAUDE_ROOTS: code, STEWARD_CLAUDE_DESKTOP_ROOTS: '' };
+    const { out } = await runIn(env, 'sweep');
+    expect(out).toMatch(new RegExp(`^claude: no transcript files found: ${escape(code)} holds no transcript files \\(set by STEWARD_CLAUDE_ROOTS\\); STEWARD_CLAUDE_DESKTOP_ROOTS names no folder \\(`, 'm'));
+  });
+});
+
 describe('steward sweep with a folder left out as not a full path', () => {
   it('says the folder was left out and why, not that the setting names none', async () => {
     const env = { ...home.env, STEWARD_GEMINI_ROOTS: './gemrel' };

@@ -74,6 +74,17 @@ describe('a legacy Gemini chat cut short', () => {
     expect(h.driver.unreadable().total).toBe(0);
   });
 
+  /** Attack: `messages` an object, not a list, was counted bookkeeping (meta_only) and its text never imported, unsaid. */
+  it('a chat whose messages are not a list could not be read either: named malformed, not counted as bookkeeping', async () => {
+    h = captureHarness(openWindow);
+    const chat = JSON.parse(LEGACY) as { messages: unknown[] };
+    const path = write(chatPath(h.geminiRoot), JSON.stringify({ ...chat, messages: { ...chat.messages } }));
+    const stats = byProvider(await h.driver.tick(), 'gemini');
+    expect(stats).toMatchObject({ read: 0, failed: 1, partsWritten: 0, unreadable: [{ code: 'malformed', count: 1 }] });
+    expect(stats.skipped?.meta_only).toBeUndefined();
+    expect(h.driver.unreadable()).toMatchObject({ total: 1, files: [{ path, code: 'malformed' }] });
+  });
+
   it('one a parser before this one read as an unreadable line is read again on the upgrade, and named', async () => {
     h = captureHarness(openWindow);
     const path = write(chatPath(h.geminiRoot), LEGACY);

@@ -26,6 +26,23 @@ describe('steward sweep / backfill: one line per provider, in words', () => {
     );
   });
 
+  /** Attack: a folder that could not be opened was counted a failed transcript file ("2 transcript files, 1 read, 2 failed"). */
+  it('says the folders a walk could not open apart from the files, so the files add up', () => {
+    const text = formatSweepResult({
+      providers: [
+        { provider: 'claude', ...base, discovered: 2, read: 1, failed: 2, partsWritten: 2, messagesWritten: 2, errors: [{ code: 'EACCES', count: 2 }], foldersFailed: [{ code: 'EACCES', count: 1 }] },
+        { provider: 'codex', ...base, failed: 1, errors: [{ code: 'EACCES', count: 1 }], foldersFailed: [{ code: 'EACCES', count: 1 }] },
+      ],
+    });
+    expect(text).toBe(
+      [
+        'claude: 2 transcript files, 1 read, 1 failed (EACCES ×1); 1 folder could not be read (EACCES ×1); 2 new messages (3 ms)',
+        'codex: no transcript files found; 1 folder could not be read (EACCES ×1); nothing new (3 ms)',
+        '',
+      ].join('\n'),
+    );
+  });
+
   it('says what was kept out on purpose (never in parts) and every line that held nothing, by reason, naming the window', () => {
     const text = formatSweepResult({
       providers: [{ provider: 'claude', ...base, discovered: 1, read: 1, failedLines: 1, withheld: { forgotten: 4, excluded: 0 }, skipped: { malformed: 1, meta_only: 2, outside_window: 11 } }],

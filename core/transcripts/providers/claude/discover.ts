@@ -1,10 +1,11 @@
 import type { BigIntStats } from 'node:fs';
 import { PROVIDERS } from '../../../api/constants/index.js';
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { withoutBom } from '../../lines.js';
 import { mtimeOf, type Scan } from '../../scan.js';
+import { readSmallFile, refused } from '../../small-file.js';
 import type { TranscriptFile } from '../../types.js';
 import { agentIdOf } from './parse.js';
 
@@ -12,6 +13,7 @@ const SKIP_DIRS = new Set(['tool-results', 'memory', 'node_modules', '.git', 'ou
 
 /** Claude Code's own agents (compaction, prompt suggestions): not subagents anyone asked for. */
 const INTERNAL_AGENTS = ['agent-acompact-', 'agent-aprompt_suggestion-'];
+const MAX_SIDECAR_BYTES = 1024 * 1024;
 /** Sidecar stats in flight at once, as the scan batches its own. */
 const STAT_BATCH = 64;
 
@@ -41,11 +43,12 @@ export function agentMetaPath(path: string): string | undefined {
   return agentId === undefined ? undefined : join(dirname(path), `agent-${agentId}.meta.json`);
 }
 
+/** A sidecar that is gone, too large, or no regular file (a FIFO, a link to a device) is absent. */
 export async function readSmallJson<T>(path: string, schema: z.ZodType<T>): Promise<T | undefined> {
   try {
-    const info = await stat(path);
-    if (info.size > 1024 * 1024) return undefined;
-    const parsed = schema.safeParse(JSON.parse(withoutBom(await readFile(path, 'utf8'))));
+    const read = await readSmallFile(path, MAX_SIDECAR_BYTES);
+    if (refused(read)) return undefined;
+    const parsed = schema.safeParse(JSON.parse(withoutBom(read.bytes.toString('utf8'))));
     return parsed.success ? parsed.data : undefined;
   } catch {
     return undefined;

@@ -1,7 +1,8 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { PROVIDERS } from '../../../api/constants/index.js';
 import { countMalformed, countSkip, readCompleteLines, resumeOffset, withoutBom } from '../../lines.js';
 import { asString, parseLine, Projection } from '../../projection.js';
+import { readSmallFile, refused } from '../../small-file.js';
 import type { LineStats, ReadOptions, TranscriptBatch, TranscriptFile } from '../../types.js';
 
 /** The `source` of the discovered index: its read gives titles, not parts. */
@@ -26,7 +27,9 @@ export class SessionIndex {
       const info = await stat(path);
       const cached = this.#cached;
       if (cached && cached.path === path && cached.size === info.size && cached.mtimeMs === info.mtimeMs) return cached.names;
-      const names = info.size > MAX_INDEX_BYTES ? new Map<string, string>() : parse(withoutBom(await readFile(path, 'utf8')));
+      // An index too large, or no regular file (a FIFO would wait for a writer forever), names no thread.
+      const read = await readSmallFile(path, MAX_INDEX_BYTES);
+      const names = refused(read) ? new Map<string, string>() : parse(withoutBom(read.bytes.toString('utf8')));
       this.#cached = { path, size: info.size, mtimeMs: info.mtimeMs, names };
       return names;
     } catch {

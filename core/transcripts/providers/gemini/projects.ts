@@ -1,16 +1,16 @@
 import { createHash } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { withoutBom } from '../../lines.js';
 import { asObject } from '../../projection.js';
+import { readSmallFile, refused } from '../../small-file.js';
 
 const MAX_SMALL_FILE = 4 * 1024 * 1024;
 
 async function readSmall(path: string): Promise<{ text: string; size: number; mtimeMs: number } | undefined> {
   try {
-    const info = await stat(path);
-    if (!info.isFile() || info.size > MAX_SMALL_FILE) return undefined;
-    return { text: withoutBom(await readFile(path, 'utf8')), size: info.size, mtimeMs: info.mtimeMs };
+    const read = await readSmallFile(path, MAX_SMALL_FILE);
+    return refused(read) ? undefined : { text: withoutBom(read.bytes.toString('utf8')), size: read.size, mtimeMs: read.mtimeMs };
   } catch {
     return undefined;
   }

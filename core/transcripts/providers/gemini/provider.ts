@@ -609,6 +609,8 @@ export class GeminiProvider implements TranscriptProvider {
       stats.lines += 1;
       return countSkip(stats, 'empty');
     }
+    // Messages that are no list (an object, a string) are a chat of the wrong shape, not its bookkeeping: nothing of it reads.
+    if (document.messages !== undefined && !Array.isArray(document.messages)) throw new MalformedFile();
     stats.lines += 1;
     // The document counts as a line (its messages as one each): its own fields are no part.
     yield (reader) => reader.document(document);

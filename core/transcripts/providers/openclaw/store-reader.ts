@@ -1,4 +1,4 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { PROVIDERS } from '../../../api/constants/index.js';
 import { sha256 } from '../../bounds.js';
@@ -6,6 +6,7 @@ import { countMalformed, countSkip } from '../../lines.js';
 import { asObject, parseLine, Projection, type Json } from '../../projection.js';
 import type { LineStats, ReadOptions, TranscriptBatch, TranscriptFile } from '../../types.js';
 import { ArchiveTooLarge, archiveLines } from '../../compressed.js';
+import { readSmallFile, refused } from '../../small-file.js';
 import { eventText } from './decode.js';
 import type { EntryContext } from './entry.js';
 import { AgentStore, type ArchiveRow, type ColdArchiveRow, type EventRow } from './store.js';
@@ -224,8 +225,9 @@ class StoreRead {
     const path = coldFile(this.#file.path, archive);
     if (path === undefined) return null;
     try {
-      if ((await stat(path)).size > MAX_ARCHIVE_BYTES + 1024 * 1024) return null;
-      return await readFile(path);
+      // Too large, or no regular file (a FIFO, a link to a device): not read, and counted as an archive that could not be.
+      const read = await readSmallFile(path, MAX_ARCHIVE_BYTES + 1024 * 1024);
+      return refused(read) ? null : read.bytes;
     } catch {
       return null;
     }
