@@ -9,7 +9,7 @@ export * from './client.js';
 export * from './lists.js';
 export { namedFor, paramsWords, refusedField } from './params-words.js';
 export { contractFingerprint } from './fingerprint.js';
-export { countOf, cutShortWords, nounFor, numberOf, sessionCountWords, wholeAt } from './words.js';
+export { countOf, cutShortWords, nounFor, numberOf, sessionCountWords, wholeAt, type CutKept } from './words.js';
 export { lostWords } from './retention-words.js';
 export { DATE_FORMS, EpochMs, LAST_MS, localDay, localTime, parseDateText, parseIsoDate } from './dates.js';
 export { appName, PROVIDERS, PROVIDER_IDS, rootKinds, type ProviderId, type RootKey, type RootKind, type ProviderDescriptor } from './registry.js';
@@ -54,6 +54,6 @@ export {
   STATE_LABELS,
   tokenNameOf,
 } from './maintenance-words.js';
-export { COMPACTION_FOLD, COMPACTION_SPEAKER, foldLine, imageLine, isCompactionSummary, isSummaryMessage, kindLabel, MAIN_AGENT, outputLinesWords, partFold, resultImageLines, resultImagesLine, REWOUND_LINE, rewoundMarks, roleWord, ROLE_WORDS, TOOL_OUTPUT, type PartFold } from './part-words.js';
+export { COMPACTION_FOLD, COMPACTION_SPEAKER, CUT_GAP, foldLine, imageLine, isCompactionSummary, isSummaryMessage, kindLabel, MAIN_AGENT, outputLinesWords, partFold, resultImageLines, resultImagesLine, REWOUND_LINE, rewoundMarks, roleWord, ROLE_WORDS, TOOL_OUTPUT, type PartFold } from './part-words.js';
 export { SessionSummary, ParentKind, SessionPart, SessionMessage, SessionSubagent, SessionExport, SessionExportPiece, harnessLine, hitLine, hitLineFrom, hitSpeaker, messageSpeaker, SESSION_MISSING, missingError, missingOf, pageCountWords, partHolderOf, type SessionMissing } from './sessions.js';
 export { FORGET_VIA, type ForgetVia, ForgetCover, Tombstone, ForgetResult, ScrubResult, ScrubStatus } from './forget.js';

@@ -159,6 +159,13 @@ export function resultImageLines(count: number, facts: readonly ImageFacts[] = [
 }
 
 /**
+ * What stands between a cut tool result's kept start and its kept end in its stored text, where the
+ * middle was left out: a line of its own holding no word, so search finds nothing in it and a reader
+ * of the text alone (an agent over MCP, a Markdown export) still sees the break.
+ */
+export const CUT_GAP = '\n…\n';
+
+/**
  * How many lines a tool's output has, as its fold's line opens ("3,001 lines"). Of an output Steward
  * stored cut short only the kept start is counted, so the count is said as a floor ("at least 90
  * lines"): never the kept lines as if they were all of it. One rule for the panel, the CLI, the exports and MCP.

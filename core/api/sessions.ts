@@ -58,8 +58,14 @@ export const SessionPart = z.strictObject({
   toolUseId: z.string().nullable(),
   /** A tool result that failed: its agent marked it so, or its command exited with a code other than 0. */
   isError: z.boolean(),
-  /** The stored text is a prefix of this many characters. */
+  /** The stored text was cut from a text of this many characters: its start (a prefix), or its start and end (`truncatedKept`). */
   truncatedFrom: count.nullable(),
+  /**
+   * A tool result cut at both ends: the characters kept of its start and of its end, which `text`
+   * holds with CUT_GAP (a line of its own) between them, where the middle was left out. Absent for a
+   * prefix cut (every other text, and results stored by older parsers).
+   */
+  truncatedKept: z.strictObject({ first: count, last: count }).optional(),
   image: z.strictObject({ mediaType: z.string().nullable(), bytes: count }).nullable(),
   /**
    * The person's own words, as capture decided once when it parsed the line (`genuine_user_turn`, the

@@ -1,6 +1,7 @@
 // A stored tool result read the way its agent worded it: the exit code and the output, text in and
 // text out (no storage, no history types), so the history fold and the sweeper's notes read one way.
 import type { ProviderId } from './registry.js';
+import { CUT_GAP } from './part-words.js';
 
 type Json = Record<string, unknown>;
 
@@ -61,7 +62,34 @@ function jsonStringPrefix(raw: string): string | null {
   }
 }
 
-/** The output and exit code of a stored wrapper; a prefix (capture keeps 8 KB) still gives the output's start. */
+/** Where a cut wrapper's end holds the output's closing quote and its metadata. */
+const CODEX_METADATA = '","metadata":';
+
+/**
+ * The end of a wrapper cut at both ends (CUT_GAP; a JSON text holds no line break of its own, so the
+ * first is the gap): the output's last characters and the exit code its metadata says. The end starts
+ * anywhere in the output's escaped text, so the first few characters (half an escape) may be dropped.
+ */
+function codexWrapperEnd(end: string): { output: string; exitCode: number | null } | null {
+  const at = end.lastIndexOf(CODEX_METADATA);
+  if (at === -1) return null;
+  const metadata = parseObject(`{${end.slice(at + 2)}`).metadata;
+  const exitCode = metadata !== null && typeof metadata === 'object' ? int((metadata as Json).exit_code) : null;
+  for (let skip = 0; skip < 6; skip += 1) {
+    try {
+      return { output: JSON.parse(`"${end.slice(skip, at)}"`) as string, exitCode };
+    } catch {
+      // Half an escape opens it: one character later.
+    }
+  }
+  return { output: '', exitCode };
+}
+
+/**
+ * The output and exit code of a stored wrapper; a prefix (capture kept 8 KB before it kept both ends)
+ * still gives the output's start, and a wrapper cut at both ends its start and its end with the gap
+ * between, and the exit code its end's metadata says.
+ */
 function codexWrapper(text: string): ToolResultReading | null {
   const opening = CODEX_WRAPPER.exec(text);
   if (!opening) return null;
@@ -70,9 +98,14 @@ function codexWrapper(text: string): ToolResultReading | null {
     const metadata = value.metadata !== null && typeof value.metadata === 'object' ? (value.metadata as Json) : {};
     return { exitCode: int(metadata.exit_code), output: value.output, body: value.output };
   }
-  // A cut wrapper is no JSON: its output's start is read as far as it goes, its metadata is lost.
-  const output = jsonStringPrefix(text.slice(opening[0].length));
-  return output === null ? null : { exitCode: null, output, body: output };
+  // A cut wrapper is no JSON: its output's start is read as far as it goes, and its end, when it kept one.
+  const gap = text.indexOf(CUT_GAP, opening[0].length);
+  const start = jsonStringPrefix(text.slice(opening[0].length, gap === -1 ? undefined : gap));
+  if (start === null) return null;
+  const end = gap === -1 ? null : codexWrapperEnd(text.slice(gap + CUT_GAP.length));
+  if (end === null) return { exitCode: null, output: start, body: start };
+  const output = start + CUT_GAP + end.output;
+  return { exitCode: end.exitCode, output, body: output };
 }
 
 function codexResult(text: string): ToolResultReading {

@@ -28,11 +28,19 @@ export function sessionCountWords(s: { messages: number; toolCalls: number; suba
 }
 
 /**
- * What a part Steward stored cut short says of it (a text over the cap keeps its start): one sentence
- * for the export, the CLI's view and MCP, each framing it its own way.
+ * What a part Steward stored cut short says of it: one sentence for the export, the CLI's view and
+ * MCP, each framing it its own way. A text over its cap keeps its start; a long tool result (`kept`:
+ * the characters kept of its start and of its end) keeps both, the middle left out between them.
  */
-export function cutShortWords(length: number): string {
+export function cutShortWords(length: number, kept?: CutKept): string {
+  if (kept) return `cut short: Steward kept the first ${numberOf(kept.first)} and the last ${numberOf(kept.last)} of its ${countOf(length, 'character')}; the middle is left out`;
   return `cut short: Steward kept only the start of its ${countOf(length, 'character')}`;
+}
+
+/** The characters a cut tool result kept of its start and of its end (SessionPart's `truncatedKept`). */
+export interface CutKept {
+  first: number;
+  last: number;
 }
 
 /** Where a cut at `at` may fall: never between the two halves of a surrogate pair (an emoji), which JSON would carry as a lone half. */

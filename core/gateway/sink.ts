@@ -6,7 +6,7 @@ import { inTransaction, type Db } from '../store/index.js';
 import { blankSession, COPIED_ID_PROVIDERS, countsAsMessage, messageOf, namedBlock, PART_FLAGS, startsMessage, type PartRow } from '../transcripts/index.js';
 import { turn } from './pace.js';
 import { SearchIndex } from './search-index.js';
-import { CONVERSATION, mergeSession, type CommittedSession, type SessionUpdate } from './sessions.js';
+import { CONVERSATION, mergeSession, type CommittedSession, type MergedSession, type SessionUpdate } from './sessions.js';
 import { padded, widthFor } from './widths.js';
 
 /** A spooled session row; fields added since a row may have been spooled by an older version default. */
@@ -18,6 +18,7 @@ const SpooledSession = z.object({
   parentSessionId: z.string().nullable(),
   parentKind: z.enum(['subagent', 'branch']).nullable().default(null),
   parentMissing: z.boolean().default(false),
+  followsMessage: z.string().nullable().default(null),
   agentType: z.string().nullable(),
   agentTypeSource: z.enum(['sidecar', 'task']).nullable().default('sidecar'),
   title: z.string().nullable(),
@@ -81,6 +82,8 @@ export interface WriteResult extends FlushResult {
 }
 
 const STEP_ROWS = 250;
+/** Messages continuations wait for (Sink.#follow), kept in memory: the oldest go past this. */
+const MAX_AWAITED = 4096;
 
 
 /**
@@ -91,6 +94,27 @@ function spokenMessages(parts: readonly PartRow[]): Set<string> {
   const spoken = new Set<string>();
   for (const p of parts) if ((p.flags & PART_FLAGS.genuineUserTurn) !== 0) spoken.add(messageOf(p.partId));
   return spoken;
+}
+
+/** A cut text's facts in a part's meta (bounds' Truncated): the whole's length and hash. */
+function wholeOf(meta: string | null): { length?: unknown; sha256?: unknown } | undefined {
+  if (meta === null || !meta.includes('"truncated"')) return undefined;
+  const truncated = (parseJsonOrNull(meta) as { truncated?: unknown } | null)?.truncated;
+  return truncated !== null && typeof truncated === 'object' ? (truncated as { length?: unknown; sha256?: unknown }) : undefined;
+}
+
+/**
+ * Whether a copy's words differ from a stored part's. Two cut texts are compared by their wholes
+ * (length and hash), not by what each kept: a parser that cuts another way (a tool result's start
+ * and end, not its start alone) keeps other words of the same text, so a copy read before its own
+ * file after such a change is no copy in other words; and two wholes that differ only where both
+ * left it out still differ.
+ */
+function copyDiffers(stored: { text: string | null; meta: string | null }, copy: PartRow): boolean {
+  const held = wholeOf(stored.meta);
+  const read = held && wholeOf(copy.meta);
+  if (read !== undefined) return held!.sha256 !== read.sha256 || held!.length !== read.length;
+  return stored.text !== copy.text;
 }
 
 function parseJsonOrNull(text: string): unknown {
@@ -118,6 +142,10 @@ export class Sink {
   readonly #exists;
   readonly #upsertSession;
   readonly #adoptSubagents;
+  readonly #messageHolder;
+  readonly #adoptFollower;
+  /** Message (part id prefix) → the sessions whose first line follows it, waiting for it to be stored (see #follow). */
+  readonly #awaited = new Map<string, Set<string>>();
   readonly #deleteUpTo;
   readonly #insertPart;
   readonly #storedPart;
@@ -175,6 +203,12 @@ export class Sink {
     this.#adoptSubagents = db.prepare(
       `UPDATE sessions SET parent_session_id = @id, parent_kind = 'subagent', updated_at = @now
        WHERE session_id >= @id || ':agent-' AND session_id < @id || ':agent.' AND +parent_session_id IS NULL`,
+    );
+    // A range of the part_id key: the parts of one message, whichever session holds them.
+    this.#messageHolder = db.prepare('SELECT session_id, provider FROM parts WHERE part_id > ? AND part_id < ? LIMIT 1').raw();
+    this.#adoptFollower = db.prepare(
+      `UPDATE sessions SET parent_session_id = @parent, parent_kind = 'branch', updated_at = @now
+       WHERE session_id = @id AND parent_session_id IS NULL AND provider = @provider`,
     );
     this.#deleteUpTo = db.prepare('DELETE FROM spool WHERE seq <= ?');
     this.#insertPart = db.prepare(
@@ -251,8 +285,8 @@ export class Sink {
   }
 
   /**
-   * The messages among `parts` (ids the cache holds) whose stored text differs from theirs: a copy of
-   * a message in other words (see COPIED_ID_PROVIDERS). Only these are asked, a few hundred ids a statement, one
+   * The messages among `parts` (ids the cache holds) whose stored words differ from theirs (copyDiffers): a
+   * copy of a message in other words (see COPIED_ID_PROVIDERS). Only these are asked, a few hundred ids a statement, one
    * seek of the part_id key each: a new part never is, and a copy with the same words is the same message.
    */
   #differing(parts: readonly PartRow[]): Set<string> {
@@ -261,10 +295,11 @@ export class Sink {
     for (let i = 0; i < asked.length; ) {
       const width = widthFor(asked.length - i);
       const chunk = asked.slice(i, i + width);
-      const stored = new Map(this.#textProbe(width).all(...padded(chunk.map((p) => p.partId), width)) as Array<[string, string | null]>);
+      const rows = this.#textProbe(width).all(...padded(chunk.map((p) => p.partId), width)) as Array<[string, string | null, string | null]>;
+      const stored = new Map(rows.map(([id, text, meta]) => [id, { text, meta }]));
       for (const p of chunk) {
-        const text = stored.get(p.partId);
-        if (text !== undefined && text !== p.text) into.add(messageOf(p.partId));
+        const held = stored.get(p.partId);
+        if (held !== undefined && copyDiffers(held, p)) into.add(messageOf(p.partId));
       }
       i += chunk.length;
     }
@@ -274,7 +309,7 @@ export class Sink {
   #textProbe(width: number): Statement {
     let stmt = this.#textProbes.get(width);
     if (!stmt) {
-      stmt = this.#db.prepare(`SELECT part_id, text FROM parts WHERE part_id IN (${new Array<string>(width).fill('?').join(', ')})`).raw();
+      stmt = this.#db.prepare(`SELECT part_id, text, meta FROM parts WHERE part_id IN (${new Array<string>(width).fill('?').join(', ')})`).raw();
       this.#textProbes.set(width, stmt);
     }
     return stmt;
@@ -302,6 +337,7 @@ export class Sink {
         continue;
       }
       partsWritten += 1;
+      if (this.#awaited.size > 0) this.#adoptFollowers(p);
       if (this.#startsMessage(p.partId, Number(inserted.lastInsertRowid), messages) && countsAsMessage(p, () => spoken.has(messageOf(p.partId)))) messagesWritten += 1;
       if ((flags & PART_FLAGS.genuineUserTurn) === 0) continue;
       if (!projects.has(p.sessionId)) projects.set(p.sessionId, this.#conversationProject.get(p.sessionId) as string | undefined);
@@ -410,6 +446,7 @@ export class Sink {
     const parentKnown = update.parentSessionId !== null && this.#exists.get(update.parentSessionId) !== undefined;
     const merged = mergeSession(update, committed, parentKnown);
     if (!merged) return false;
+    if (merged.parentSessionId === null && update.followsMessage !== null) this.#follow(merged, update.followsMessage);
     const projectKey = merged.projectCwd ? this.#projects.touch(merged.projectCwd, now) : null;
     this.#upsertSession.run({ ...merged, projectKey, now });
     // A subagent stored before its parent was known stood alone (mergeSession); a fresh import of
@@ -425,6 +462,44 @@ export class Sink {
     if (left !== null) this.#projects.vacated(left);
     this.#index.sessionMoved(update.sessionId);
     return true;
+  }
+
+  /**
+   * A session whose first line follows a message of another session (SessionRow.followsMessage: a
+   * continuation whose file copied nothing) is a branch of the session holding that message: one seek
+   * of the part_id key, within the same provider, never the session itself. A message not stored yet
+   * (the original's file is read later) is waited for: the write that stores it links the session
+   * (#adoptFollowers), as a parent's first row adopts its subagents.
+   */
+  #follow(merged: MergedSession, message: string): void {
+    const holder = this.#messageHolder.get(message, `${message.slice(0, -1)};`) as [sessionId: string, provider: string] | undefined;
+    if (holder === undefined) {
+      this.#await(message, merged.sessionId);
+      return;
+    }
+    const [parent, provider] = holder;
+    if (parent === merged.sessionId || provider !== merged.provider) return;
+    merged.parentSessionId = parent;
+    merged.parentKind = 'branch';
+  }
+
+  #await(message: string, sessionId: string): void {
+    const waiting = this.#awaited.get(message) ?? new Set<string>();
+    waiting.add(sessionId);
+    this.#awaited.set(message, waiting);
+    if (this.#awaited.size > MAX_AWAITED) this.#awaited.delete(this.#awaited.keys().next().value!);
+  }
+
+  /**
+   * The sessions waiting for this stored part's message become branches of its session, unless one
+   * has a parent by now. Kept waiting after: a window that rolls back must not lose them, and the
+   * update changes nothing a second time.
+   */
+  #adoptFollowers(part: PartRow): void {
+    const waiting = this.#awaited.get(messageOf(part.partId));
+    if (waiting === undefined) return;
+    const now = Date.now();
+    for (const id of waiting) if (id !== part.sessionId) this.#adoptFollower.run({ id, parent: part.sessionId, provider: part.provider, now });
   }
 
   /** The rest of a large run is indexed by the background walk once the run ends (SearchIndex.defer). */

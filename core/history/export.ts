@@ -67,7 +67,7 @@ function resultNote(part: SessionPart): string {
 function partMarkdown(part: SessionPart, harness: string | undefined): string {
   const text = part.text ?? '';
   // The text here may be redacted (its length is not the stored prefix's): the whole's length is what is known.
-  const cut = part.truncatedFrom !== null ? `\n\n_(${cutShortWords(part.truncatedFrom)})_` : '';
+  const cut = part.truncatedFrom !== null ? `\n\n_(${cutShortWords(part.truncatedFrom, part.truncatedKept)})_` : '';
   // Text the app wrote in the person's name says what it is, folded; the person's own words read as written.
   if (harness !== undefined) return `<details><summary>${escapeHtml(harness)}</summary>\n\n${fence(text)}${cut}\n\n</details>`;
   switch (part.kind) {

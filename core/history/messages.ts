@@ -1,4 +1,4 @@
-import { commandLine, commandText, outputLinesWords, partFold, patchedFiles, readToolResult, resultImagesLine, toolArgumentKeys, wholeAt, type SessionMessage, type SessionPart, type ToolResultReading } from '../api/index.js';
+import { commandLine, commandText, CUT_GAP, outputLinesWords, partFold, patchedFiles, readToolResult, resultImagesLine, toolArgumentKeys, wholeAt, type CutKept, type SessionMessage, type SessionPart, type ToolResultReading } from '../api/index.js';
 import type { OrderedPart } from '../gateway/index.js';
 import { countsAsMessage, startsMessage } from '../transcripts/index.js';
 
@@ -215,10 +215,12 @@ function resultImagesOf(facts: unknown): ResultImages {
  * `images`: how many images it returned, and the facts kept of them; said in place of "no output"
  * when it returned no text (resultImagesLine: "2 images: PNG, 34 KB; JPEG, 1.2 MB").
  */
-function toolResultSummary({ body, exitCode }: ToolResultReading, failed: boolean, cutShort: boolean, images: number, facts: ResultImages): string {
+function toolResultSummary({ body, exitCode }: ToolResultReading, failed: boolean, cutShort: boolean, images: number, facts: ResultImages, kept: CutKept | undefined): string {
   const nothing = images > 0 ? resultImagesLine(images, facts) : 'no output';
   if (failed) return `${exitCode !== null ? `exit code ${exitCode}` : 'failed'}: ${firstLine(body, 120) || nothing}`;
-  const lines = body.split('\n').filter((l) => l.trim() !== '').length;
+  // The gap's own line, where the middle of a result cut at both ends was left out, is no line of it.
+  const gap = kept !== undefined && body.includes(CUT_GAP) ? 1 : 0;
+  const lines = body.split('\n').filter((l) => l.trim() !== '').length - gap;
   return lines === 0 ? nothing : `${outputLinesWords(lines, cutShort)}: ${firstLine(body, 120)}`;
 }
 
@@ -267,11 +269,23 @@ function taskNotice(head: string): string | null {
   return firstLine(said ? `${lead}: ${said}` : lead, 120);
 }
 
+/**
+ * What a tool result cut at both ends kept of its start and its end (meta `truncated.head`, `.tail`,
+ * bounds' boundResult); undefined for a prefix cut, which is all an older parser stored.
+ */
+function keptOf(truncated: unknown): CutKept | undefined {
+  if (truncated === null || typeof truncated !== 'object') return undefined;
+  const first = num((truncated as Json).head);
+  const last = num((truncated as Json).tail);
+  return first !== null && last !== null ? { first, last } : undefined;
+}
+
 /** One stored part as a reader sees it, with the one line a folded view shows. */
 /** `provider`: the conversation's, whose wording its tool results are read in. */
 export function partView(part: OrderedPart, provider: string): SessionPart {
   const meta = parseObject(part.meta);
   const truncated = meta.truncated !== null && typeof meta.truncated === 'object' ? num((meta.truncated as Json).length) : null;
+  const kept = truncated !== null ? keptOf(meta.truncated) : undefined;
   const toolName = str(meta.name);
   const result = part.kind === 'tool_result' ? readResult(provider, part.text ?? '', meta) : null;
   // A command that exited non-zero failed, whatever its agent's status said (Gemini's says success).
@@ -288,7 +302,7 @@ export function partView(part: OrderedPart, provider: string): SessionPart {
     slashCommand = slashCommandOf(part.text ?? '');
     summary = harnessSummary(part.text ?? '', slashCommand);
   } else if (part.kind === 'tool_use') summary = toolUseSummary(toolName, callInput(part.text), part.text);
-  else if (result) summary = toolResultSummary(result, isError, truncated !== null, images, resultImages);
+  else if (result) summary = toolResultSummary(result, isError, truncated !== null, images, resultImages, kept);
   else if (part.kind === 'thinking') summary = firstLine(part.text, 120) || partFold({ kind: 'thinking', summary: null, text: null }).summary;
   else if (part.kind === 'image') {
     image = { mediaType: str(meta.media_type), bytes: num(meta.bytes) ?? 0 };
@@ -308,6 +322,7 @@ export function partView(part: OrderedPart, provider: string): SessionPart {
     toolUseId: str(meta.toolUseId),
     isError,
     truncatedFrom: truncated,
+    ...(kept !== undefined ? { truncatedKept: kept } : {}),
     image,
     genuineUserTurn: part.genuineUserTurn,
     isCompactSummary: part.isCompactSummary,

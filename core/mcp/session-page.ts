@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { asksToolOutput, COMPACTION_FOLD, countOf, EMPTY_MESSAGE_KIND, isBlankText, withoutBlankEnds, StewardError, cutShortWords, foldLine, harnessLine, isCompactionSummary, kindLabel, messageSpeaker, pageCountWords, partFold, partRoleOf, resultImagesLine, REWOUND_LINE, rewoundMarks, subagentPlaces, subagentsAt, wholeAt, type Result, type SessionPart, type SessionSubagent } from '../api/index.js';
+import { asksToolOutput, COMPACTION_FOLD, countOf, EMPTY_MESSAGE_KIND, isBlankText, withoutBlankEnds, StewardError, cutShortWords, foldLine, harnessLine, isCompactionSummary, kindLabel, messageSpeaker, pageCountWords, partFold, partRoleOf, resultImagesLine, REWOUND_LINE, rewoundMarks, subagentPlaces, subagentsAt, wholeAt, type CutKept, type Result, type SessionPart, type SessionSubagent } from '../api/index.js';
 
 /**
  * The bound of a get_session answer: its text, and its structuredContent as JSON, are each at most
@@ -51,8 +51,10 @@ const Part = z.strictObject({
    * summarized", whichever agent and role stored it); absent otherwise.
    */
   harness: z.string().optional(),
-  /** The length of the text Steward captured, where it stored only its start (as the export says it). */
+  /** The length of the text Steward captured, where it stored only its start, or its start and end (as the export says it). */
   truncatedFrom: z.number().int().optional(),
+  /** A tool result stored cut at both ends: the characters kept of its start and of its end (the middle left out between them). */
+  truncatedKept: z.strictObject({ first: z.number().int(), last: z.number().int() }).optional(),
   /**
    * The images a tool result returned beside its text, in one line ("2 images: PNG, 34 KB; JPEG,
    * 1.2 MB"; a few said, the rest counted); absent where it returned none, or only images (its summary says them).
@@ -190,7 +192,7 @@ function partCut(p: PagePart & { text: string }, max: number): string {
 const withCut = (p: PagePart, max: number): PagePart => (p.text === undefined ? p : { ...p, text: partCut({ ...p, text: p.text }, max) });
 
 /** A text Steward stored cut short, said as the export says it: from what it captured, not from what the page shows. */
-const capturedNote = (p: PagePart) => (p.truncatedFrom === undefined ? '' : `\n(${cutShortWords(p.truncatedFrom)})`);
+const capturedNote = (p: PagePart) => (p.truncatedFrom === undefined ? '' : `\n(${cutShortWords(p.truncatedFrom, p.truncatedKept)})`);
 
 /**
  * The conversation's subagents a page lists: SUBAGENTS_SHOWN from `from`, the rest counted with the
@@ -224,8 +226,8 @@ function messageRole(m: Result<'Sessions.Get'>['messages'][number]): string | nu
  * A part for the page, its fields that would be null left out, and its summary where it is its text:
  * the same words twice, or `null` six times a part, were most of a page's tokens.
  */
-function pagePart(fields: { partId: string; kind: string; text: string | null; summary: string | null; toolName: string | null; role: 'tool' | undefined; isError: boolean; exitCode: number | null; genuineUserTurn: boolean; harness: string | null; truncatedFrom: number | null; images: string | null; hit: boolean }): PagePart {
-  const { text, summary, toolName, role, exitCode, harness, truncatedFrom, images, hit } = fields;
+function pagePart(fields: { partId: string; kind: string; text: string | null; summary: string | null; toolName: string | null; role: 'tool' | undefined; isError: boolean; exitCode: number | null; genuineUserTurn: boolean; harness: string | null; truncatedFrom: number | null; truncatedKept?: CutKept; images: string | null; hit: boolean }): PagePart {
+  const { text, summary, toolName, role, exitCode, harness, truncatedFrom, truncatedKept, images, hit } = fields;
   return {
     partId: fields.partId,
     kind: fields.kind,
@@ -238,6 +240,7 @@ function pagePart(fields: { partId: string; kind: string; text: string | null; s
     genuineUserTurn: fields.genuineUserTurn,
     ...(harness !== null ? { harness } : {}),
     ...(truncatedFrom !== null ? { truncatedFrom } : {}),
+    ...(truncatedFrom !== null && truncatedKept !== undefined ? { truncatedKept } : {}),
     ...(images !== null ? { images } : {}),
     ...(hit ? { hit: true as const } : {}),
   };
@@ -303,6 +306,7 @@ function prepare(result: Result<'Sessions.Get'>, redact: Redact, atEnd = false, 
           genuineUserTurn: p.genuineUserTurn,
           harness: harness === undefined ? null : line(harness),
           truncatedFrom: p.truncatedFrom,
+          ...(p.truncatedKept !== undefined ? { truncatedKept: p.truncatedKept } : {}),
           images: line(imagesBeside(p, text)),
           hit: p.partId === hit,
         });

@@ -1,13 +1,25 @@
 import { hash } from 'node:crypto';
-import { wholeAt } from '../api/constants/index.js';
+import { CUT_GAP, wholeAt } from '../api/constants/index.js';
 
-/** Texts above these caps keep a prefix, their full length and a hash. */
+/** Texts above these caps keep a prefix, their full length and a hash; a tool result its start and its end (boundResult). */
 export const TEXT_CAP = 32 * 1024;
 export const TOOL_RESULT_CAP = 8 * 1024;
 
+/**
+ * A cut text's facts (a part's meta `truncated`): the whole's length and hash, and for a tool result
+ * cut at both ends (boundResult) the characters kept of its start (`head`) and of its end (`tail`),
+ * which its stored text holds in that order with CUT_GAP between them. A prefix cut has neither.
+ */
+export interface Truncated {
+  length: number;
+  sha256: string;
+  head?: number;
+  tail?: number;
+}
+
 export interface Bounded {
   text: string;
-  truncated?: { length: number; sha256: string };
+  truncated?: Truncated;
 }
 
 /**
@@ -29,6 +41,37 @@ export function prefix(text: string, cap: number): string {
 export function bound(text: string, cap: number): Bounded {
   if (text.length <= cap) return { text };
   return { text: prefix(text, cap), truncated: { length: text.length, sha256: sha256(text) } };
+}
+
+/**
+ * The share of a cut tool result's cap its start keeps; its end gets the rest. A command's output says
+ * what it ran at its start and how it ended at its end (the error, the test summary, the exit): 6 KB
+ * keeps three quarters of the start kept before, and 2 KB (some 25 to 40 lines) holds a stack trace or
+ * a test runner's summary. The middle, a run's progress, is what a reader loses least.
+ */
+const RESULT_HEAD_SHARE = 0.75;
+/** How far into its end a cut result's tail may move to start at a line: no more than a long line. */
+const TAIL_LINE_SLACK = 256;
+
+/**
+ * A tool result bounded to `cap`: whole when it fits, else its start and its end with CUT_GAP between
+ * (`truncated.head`, `.tail`: what each kept). Neither cut splits a surrogate pair; the tail starts at a
+ * line when one starts near its cut. Slices and one bounded indexOf: a cold import cuts every long
+ * result, and never walks one character by character.
+ */
+export function boundResult(text: string, cap: number = TOOL_RESULT_CAP): Bounded {
+  if (text.length <= cap) return { text };
+  const head = wholeAt(text, Math.floor(cap * RESULT_HEAD_SHARE));
+  let from = text.length - (cap - head - CUT_GAP.length);
+  // Between the halves of a pair, the tail starts one later (one fewer kept, never one over the cap).
+  if (wholeAt(text, from) !== from) from += 1;
+  // The scan runs at most to the text's end, which is the tail's length away.
+  const line = text.indexOf('\n', from - 1) + 1;
+  if (line > 0 && line - from <= TAIL_LINE_SLACK && line < text.length) from = line;
+  return {
+    text: text.slice(0, head) + CUT_GAP + text.slice(from),
+    truncated: { length: text.length, sha256: sha256(text), head, tail: text.length - from },
+  };
 }
 
 /** Image data becomes {media_type, bytes, sha256}: megabytes of base64 never reach the cache. */

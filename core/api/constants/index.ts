@@ -4,3 +4,4 @@
 export { PROVIDERS, PROVIDER_IDS, type ProviderId, type RootKey, type RootKind } from '../registry.js';
 export { TITLE_SOURCES, type SkipReason, type TitleSource } from '../lists.js';
 export { wholeAt } from '../words.js';
+export { CUT_GAP } from '../part-words.js';

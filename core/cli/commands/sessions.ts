@@ -185,7 +185,7 @@ function partLine(part: SessionPart, harness: string | undefined): string {
  * words (cutShortWords). The whole's length is what is known: the text shown may be redacted.
  */
 function cutLine(part: SessionPart): string[] {
-  return part.truncatedFrom === null ? [] : [`  (${cutShortWords(part.truncatedFrom)})`];
+  return part.truncatedFrom === null ? [] : [`  (${cutShortWords(part.truncatedFrom, part.truncatedKept)})`];
 }
 
 /**

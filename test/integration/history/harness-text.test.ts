@@ -18,7 +18,7 @@ const CWD = '/work/greenhouse';
 const line = (n: number, o: Omit<Parameters<typeof claudeLine>[0], 'sessionId' | 'cwd' | 'ts' | 'uuid'>) =>
   claudeLine({ sessionId: SESSION, cwd: CWD, ts: new Date(Date.now() - 3_600_000 + n * 1_000), uuid: `cafe0000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`, ...o });
 
-/** A conversation whose long texts capture kept only the start of. */
+/** A conversation whose long texts capture kept only the start of (a tool's result: its start and its end). */
 const CUT = 'c0c0c0c0-1111-4222-8333-444455556666';
 const LONG_STDOUT = `<local-command-stdout>${'vent 3 opened at 22 °C\n'.repeat(2_000)}</local-command-stdout>`;
 const LONG_ANSWER = `The log in full: ${'vent opened, vent closed. '.repeat(1_500)}`;
@@ -158,15 +158,19 @@ describe('text the harness wrote in the person’s name', () => {
     expect(task.content).toContain('<details><summary>Claude Desktop: Compacted the task</summary>');
   });
 
-  it('a Markdown export says where Steward kept only the start of a long text: in a message, in a tool result, inside the app’s folded text', async () => {
+  it('a Markdown export says where Steward kept only the start of a long text (in a message, inside the app’s folded text), and the start and the end of a tool result', async () => {
     expect([LONG_STDOUT.length, LONG_ANSWER.length].every((n) => n > TEXT_CAP) && LONG_RESULT.length > TOOL_RESULT_CAP).toBe(true);
     const md = (await core.call('Sessions.Export', { sessionId: CUT, format: 'markdown' })).content;
     const note = (text: string) => `_(cut short: Steward kept only the start of its ${text.length.toLocaleString('en')} characters)_`;
-    for (const text of [LONG_STDOUT, LONG_ANSWER, LONG_RESULT]) expect(md.split(note(text))).toHaveLength(2);
+    for (const text of [LONG_STDOUT, LONG_ANSWER]) expect(md.split(note(text))).toHaveLength(2);
     // The app's output folds under its line, and the note is inside the fold, not after it.
     expect(md).toMatch(new RegExp(`<details><summary>Claude Code: vent 3 opened at 22 °C</summary>\\n\\n\`{3,}\\n<local-command-stdout>[^]*?\`{3,}\\n\\n${escapeRegExp(note(LONG_STDOUT))}\\n\\n</details>`));
     expect(md).toMatch(new RegExp(`The log in full: vent opened[^]*?${escapeRegExp(note(LONG_ANSWER))}`));
-    expect(md).toMatch(new RegExp(`\\*\\*Tool result\\*\\*\\n\\n\`{3,}\\nsensor 7[^]*?\`{3,}\\n\\n${escapeRegExp(note(LONG_RESULT))}`));
+    // A tool result keeps its first 6,144 characters and its last lines (2,034 characters: 113 whole
+    // lines of 18), a gap line between where its middle was left out; the note says so.
+    const both = `_(cut short: Steward kept the first 6,144 and the last 2,034 of its ${LONG_RESULT.length.toLocaleString('en')} characters; the middle is left out)_`;
+    expect(md.split(both)).toHaveLength(2);
+    expect(md).toMatch(new RegExp(`\\*\\*Tool result\\*\\*\\n\\n\`{3,}\\nsensor 7[^]*?\\n…\\n(?:sensor 7: 19\\.5 °C\\n){113}\`{3,}\\n\\n${escapeRegExp(both)}`));
     // The prompt and the call, whole, say nothing of the kind.
     expect(md.match(/cut short: /g)).toHaveLength(3);
   });

@@ -46,8 +46,8 @@ const SESSION_PROBE = new RegExp(String.raw`^SELECT 1 FROM parts ${SESSION} LIMI
 /** The full-text index's upkeep of the rows a batch wrote: bounded by rowid (the newest, those above it, those listed). */
 const ROWID_BOUND = /MAX\(rowid\)|\browid\s*>\s*\S|\browid\s+IN\s*\(SELECT value FROM json_each/i;
 
-/** The stored words of parts whose ids a batch brought again (a copy in another file?): one seek of the part_id key each. */
-const COLLIDED_READ = /^SELECT part_id, text FROM parts WHERE part_id IN \(/i;
+/** The stored words and cut facts (meta) of parts whose ids a batch brought again (a copy in another file?): one seek of the part_id key each. */
+const COLLIDED_READ = /^SELECT part_id, text, meta FROM parts WHERE part_id IN \(/i;
 
 /** A read of committed parts that is neither of the restricted probes nor the index upkeep of new rows. */
 function unrestrictedPartReads(statements: string[]): string[] {

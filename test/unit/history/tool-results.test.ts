@@ -72,15 +72,26 @@ describe('the one line a folded tool result shows, and its exit code', () => {
     expect(part.output).toBe("export async function upload(file: Blob) {\n  return fetch(URL, {method: 'PUT', body: file});\n}\n");
   });
 
-  it('Codex: a wrapper capture cut at 8 KB still reads as its output, failed as capture marked it', () => {
-    const log = `FAIL src/ledger.test.ts\nTypeError: Cannot read properties of undefined (reading 'amount')\n${'    at Ledger.post (src/ledger.ts:41:17) "quoted" \\ \u00e9\n'.repeat(400)}`;
+  it('Codex: a wrapper capture cut at both ends still reads as its output, its start and its end, and its end\'s metadata gives the exit code', () => {
+    const log = `FAIL src/ledger.test.ts\nTypeError: Cannot read properties of undefined (reading 'amount')\n${'    at Ledger.post (src/ledger.ts:41:17) "quoted" \\ \u00e9\n'.repeat(400)}Tests: 1 failed, 41 passed\n`;
     const output = JSON.stringify({ output: log, metadata: { exit_code: 1, duration_seconds: 3.4 } });
     const raw = codexPart({ type: 'function_call_output', call_id: 'call_Lg01', output });
     expect(JSON.parse(raw.meta!)).toMatchObject({ isError: true, truncated: { length: output.length } });
     const part = partView(raw);
+    expect(part).toMatchObject({ isError: true, exitCode: 1, summary: 'exit code 1: FAIL src/ledger.test.ts' });
+    const [start, end] = part.output!.split('\n…\n');
+    expect(start!.startsWith("FAIL src/ledger.test.ts\nTypeError: Cannot read properties of undefined (reading 'amount')\n    at Ledger.post")).toBe(true);
+    expect(log.startsWith(start!)).toBe(true);
+    expect(end!.endsWith('Tests: 1 failed, 41 passed\n')).toBe(true);
+    expect(log.endsWith(end!)).toBe(true);
+  });
+
+  it('Codex: a wrapper an older parser stored cut to its first 8 KB still reads as its output\'s start, failed as capture marked it', () => {
+    const log = `FAIL src/ledger.test.ts\n${'    at Ledger.post (src/ledger.ts:41:17)\n'.repeat(400)}`;
+    const output = JSON.stringify({ output: log, metadata: { exit_code: 1 } });
+    const part = partView(stored('cx:s:l:0', output.slice(0, 8192), { isError: true, truncated: { length: output.length } }));
     expect(part).toMatchObject({ isError: true, summary: 'failed: FAIL src/ledger.test.ts' });
     expect(part.exitCode).toBeUndefined();
-    expect(part.output!.startsWith("FAIL src/ledger.test.ts\nTypeError: Cannot read properties of undefined (reading 'amount')\n    at Ledger.post")).toBe(true);
     expect(log.startsWith(part.output!)).toBe(true);
   });
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { PROVIDERS } from '../../../api/constants/index.js';
 import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { base64Image, bound, boundJson, imageFacts, metaJson, parseTs, resultImagesMeta, TEXT_CAP, TOOL_RESULT_CAP, type ResultImage } from '../../bounds.js';
+import { base64Image, bound, boundJson, boundResult, imageFacts, metaJson, parseTs, resultImagesMeta, TEXT_CAP, TOOL_RESULT_CAP, type ResultImage } from '../../bounds.js';
 import { countSkip, recountNotATranscript } from '../../lines.js';
 import { asObject, asString, type Projection, type Json } from '../../projection.js';
 import { PART_FLAGS, type LineStats, type PartRow, type SessionRow, type TranscriptFile } from '../../types.js';
@@ -353,7 +353,7 @@ function toolResult(block: Json): [string, Record<string, unknown>] {
     }
     text = texts.join('\n');
   } else text = '';
-  const b = bound(text, TOOL_RESULT_CAP);
+  const b = boundResult(text);
   return [b.text, { toolUseId: asString(block.tool_use_id), isError: block.is_error === true ? true : undefined, ...resultImagesMeta(images), truncated: b.truncated }];
 }
 

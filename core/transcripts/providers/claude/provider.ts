@@ -42,8 +42,10 @@ export interface ClaudeRoots {
  * their key in place (same ids, a refreshing read).
  * 11: a tool_result's images keep each one's type and decoded size (meta `imageFacts`, beside the
  * `images` count), so the viewer and the exports say them; read again, stored results gain them.
+ * 12: a tool_result over its cap keeps its end as well as its start (boundResult: the error or the
+ * test summary a long output ends with); read again, stored results cut short gain their ends.
  */
-export const CLAUDE_PARSER_VERSION = 11;
+export const CLAUDE_PARSER_VERSION = 12;
 
 /** Sidecars are read only for a transcript that is being read: an unchanged tick reads none. */
 async function fileFacts(file: TranscriptFile): Promise<FileFacts> {

@@ -1,5 +1,5 @@
 import { readToolResult } from '../../../api/index.js';
-import { base64Bytes, bound, boundJson, imageFacts, resultImage, resultImagesMeta, TEXT_CAP, TOOL_RESULT_CAP, type ResultImage } from '../../bounds.js';
+import { base64Bytes, bound, boundJson, boundResult, imageFacts, resultImage, resultImagesMeta, TEXT_CAP, TOOL_RESULT_CAP, type ResultImage } from '../../bounds.js';
 import { asObject, asString, type Json } from '../../projection.js';
 
 /** One content block of a rollout item, before it is keyed and bounded into a part. */
@@ -179,7 +179,7 @@ function callBlocks(item: Json, type: string): CodexBlock[] {
 
 function outputBlocks(item: Json): CodexBlock[] {
   const { text, failed, images } = outputText(item.output);
-  const b = bound(text, TOOL_RESULT_CAP);
+  const b = boundResult(text);
   return [{ index: 0, role: 'tool', kind: 'tool_result', text: b.text, meta: { toolUseId: asString(item.call_id), isError: failed ? true : undefined, ...resultImagesMeta(images), truncated: b.truncated } }];
 }
 

@@ -29,8 +29,10 @@ const rules = (maxDepth: number) => ({ acceptFile: (name: string) => ROLLOUT.tes
  * 7: a shell output in text form (`Exit code: 1`, unified exec's `Process exited with code 1`) marks a failed call as JSON's did.
  * 8: a tool output's images (`input_image` items) are kept as their count and each one's type and size
  * (meta `images`, `imageFacts`), no longer dropped; read again, stored results gain them.
+ * 9: a tool output over its cap keeps its end as well as its start (boundResult); read again, stored
+ * outputs cut short gain their ends.
  */
-export const CODEX_PARSER_VERSION = 8;
+export const CODEX_PARSER_VERSION = 9;
 
 /** A session whose lines a fork replays: the one it names, and each one a copied `session_meta` names, from its start. */
 interface Ancestor {

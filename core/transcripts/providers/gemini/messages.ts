@@ -1,4 +1,4 @@
-import { base64Image, bound, boundJson, imageFacts, parseTs, resultImagesMeta, TEXT_CAP, TOOL_RESULT_CAP, type ResultImage } from '../../bounds.js';
+import { base64Image, bound, boundJson, boundResult, imageFacts, parseTs, resultImagesMeta, TEXT_CAP, TOOL_RESULT_CAP, type ResultImage } from '../../bounds.js';
 import { asObject, asString, type Json } from '../../projection.js';
 
 /** One block of a Gemini message record, keyed within the message by a name that never changes. */
@@ -74,7 +74,7 @@ function partBlock(key: string, role: string, raw: unknown): GeminiBlock {
   }
   const response = asObject(part.functionResponse);
   if (response) {
-    const b = bound(responseText(response.response), TOOL_RESULT_CAP);
+    const b = boundResult(responseText(response.response));
     const images = inlineImages(response.parts);
     return { key, role, kind: 'tool_result', text: b.text, meta: { name: asString(response.name), toolUseId: asString(response.id), ...resultImagesMeta(images), truncated: b.truncated } };
   }
@@ -208,7 +208,7 @@ function callBlocks(raw: unknown, index: number): GeminiBlock[] {
   const text = result !== '' ? result : (asString(call.resultDisplay) ?? '');
   // A call that succeeded with nothing recorded has no result to store; a failed or cancelled one says so.
   if (text === '' && images.length === 0 && status === 'success') return [use];
-  const b = bound(text, TOOL_RESULT_CAP);
+  const b = boundResult(text);
   const meta = (shown: ResultImage[]) => ({ name, toolUseId: asString(call.id), isError: status === 'error' ? true : undefined, status: status === 'success' ? undefined : status, ...resultImagesMeta(shown), truncated: b.truncated });
   const done: GeminiBlock = { key: `tr-${key}`, role: 'tool', kind: 'tool_result', text: b.text, meta: meta(images), entry: true };
   if (inside.length < images.length) done.alone = meta(inside);

@@ -46,8 +46,10 @@ import { unknownFolderProject } from './folders.js';
  * too). Gateway step 33 renamed the calls parser 7 stored from a content under `c{i}` to these names
  * first, so the read again finds them stored; one it could not rename (its name stored already, or an
  * id-less call's rank unknown) stays beside the new one (nothing is deleted).
+ * 9: a function response over its cap keeps its end as well as its start (boundResult); read again,
+ * stored results cut short gain their ends.
  */
-export const GEMINI_PARSER_VERSION = 8;
+export const GEMINI_PARSER_VERSION = 9;
 
 /**
  * The bound on a legacy chat, one JSON document read whole: it is no line but the whole chat, so the

@@ -1,4 +1,4 @@
-import { bound, boundJson, imageFacts, TEXT_CAP, TOOL_RESULT_CAP } from '../../bounds.js';
+import { bound, boundJson, boundResult, imageFacts, TEXT_CAP, TOOL_RESULT_CAP, type Bounded } from '../../bounds.js';
 import { asObject, asString, type Json } from '../../projection.js';
 
 /** One content block of an entry, already bounded: a part once it has an id. */
@@ -11,8 +11,9 @@ export interface Block {
 /** Text under the Responses API's names, which OpenClaw's own transcript readers take as text too. */
 const TEXT_TYPES = new Set(['text', 'input_text', 'output_text']);
 
-function textOf(block: Json, field: string, cap: number): { text: string | null; truncated: unknown } {
-  const b = bound(typeof block[field] === 'string' ? (block[field] as string) : '', cap);
+/** A block's text under `field`, bounded by `cut` (a text's prefix at `cap`, or a tool result's start and end). */
+function textOf(block: Json, field: string, cap: number, cut: (text: string, cap: number) => Bounded = bound): { text: string | null; truncated: unknown } {
+  const b = cut(typeof block[field] === 'string' ? (block[field] as string) : '', cap);
   return { text: b.text, truncated: b.truncated };
 }
 
@@ -21,7 +22,7 @@ function toolResultBlock(block: Json, type: string, message: Json): Block | unde
   const call = { toolUseId: asString(message.toolCallId), name: asString(message.toolName), isError: message.isError === true ? true : undefined };
   if (type === 'image') return { kind: 'image', text: null, meta: { ...imageFacts(block.mimeType, block.data), ...call } };
   if (!TEXT_TYPES.has(type)) return undefined;
-  const b = textOf(block, 'text', TOOL_RESULT_CAP);
+  const b = textOf(block, 'text', TOOL_RESULT_CAP, boundResult);
   return { kind: 'tool_result', text: b.text, meta: { ...call, truncated: b.truncated } };
 }
 
@@ -62,7 +63,7 @@ export function bashBlocks(message: Json): Block[] {
   const command = asString(message.command);
   if (!command) return [];
   const input = boundJson({ command }, TOOL_RESULT_CAP);
-  const output = bound(typeof message.output === 'string' ? message.output : '', TOOL_RESULT_CAP);
+  const output = boundResult(typeof message.output === 'string' ? message.output : '');
   const exitCode = typeof message.exitCode === 'number' ? message.exitCode : undefined;
   const cancelled = message.cancelled === true ? true : undefined;
   const failed = cancelled || (exitCode !== undefined && exitCode !== 0) ? true : undefined;

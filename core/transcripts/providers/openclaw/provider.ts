@@ -35,8 +35,10 @@ const META_TYPES = new Set(['model_change', 'thinking_level_change', 'custom', '
  * channel envelope.
  * 4: v1 entries an agent's store holds (Doctor imported the v1 file row by row) are keyed by their
  * line in that file, as the file's own are, instead of being counted `no_id`.
+ * 5: a tool result (and a `!` command's output) over its cap keeps its end as well as its start
+ * (boundResult); read again, stored results cut short gain their ends.
  */
-export const OPENCLAW_PARSER_VERSION = 4;
+export const OPENCLAW_PARSER_VERSION = 5;
 
 /** Live transcripts plus archives and migrated copies; never files being written. */
 export function isOpenClawTranscript(name: string): boolean {

@@ -1,9 +1,9 @@
 import type { ReactElement } from 'react';
 import type { SessionPart } from '../../../../core/api/index.js';
 import { MarkdownText, SecretText } from '../../components/index.js';
-import { foldLine, imagesWords, isCompactionSummary, partFold, resultImageLines, thoughtAfterLine } from '../../../../core/api/part-words.js';
+import { CUT_GAP, foldLine, imagesWords, isCompactionSummary, partFold, resultImageLines, thoughtAfterLine } from '../../../../core/api/part-words.js';
 import { EMPTY_MESSAGE_KIND } from '../../../../core/api/reading.js';
-import { cutSentence, type HarnessFold } from './reading.js';
+import { cutSentence, gapIn, gapWords, type HarnessFold } from './reading.js';
 import { prettyJson } from './pretty-json.js';
 import { secretsIn, type Range } from './secret-marks.js';
 
@@ -51,7 +51,7 @@ function Fold({ kind, fold, part, harness, places, open, error, note, images = [
       {note !== undefined && <p className="fold__note">{note}</p>}
       {body && (
         <pre className="fold__body">
-          <SecretText text={text} ranges={textMarks ?? marksIn(text, part, places)} />
+          <CutText text={text} ranges={textMarks ?? marksIn(text, part, places)} part={part} />
         </pre>
       )}
       {images.length > 0 && (
@@ -63,6 +63,28 @@ function Fold({ kind, fold, part, harness, places, open, error, note, images = [
         </div>
       )}
     </details>
+  );
+}
+
+/**
+ * A fold's body as written, with a divider where a result cut at both ends had its middle left out
+ * (the gap line its text holds there, gapIn): the secrets on either side stay marked where they are.
+ */
+function CutText({ text, ranges, part }: { text: string; ranges: readonly Range[]; part: SessionPart }): ReactElement {
+  const kept = part.truncatedKept;
+  const at = kept && part.truncatedFrom !== null ? gapIn(text, kept) : null;
+  if (at === null || !kept || part.truncatedFrom === null) return <SecretText text={text} ranges={ranges} />;
+  const end = at + CUT_GAP.length;
+  const before = ranges.filter(([start]) => start < at).map(([start, stop]): Range => [start, Math.min(stop, at)]);
+  const after = ranges.filter(([, stop]) => stop > end).map(([start, stop]): Range => [Math.max(start, end) - end, stop - end]);
+  return (
+    <>
+      <SecretText text={text.slice(0, at)} ranges={before} />
+      <span className="fold__gap" role="separator">
+        {gapWords(part.truncatedFrom, kept)}
+      </span>
+      <SecretText text={text.slice(end)} ranges={after} />
+    </>
   );
 }
 
@@ -170,7 +192,7 @@ export function PartView({
   return (
     <div id={`part-${part.partId}`} className={`part part--${part.kind}${hit ? ' part--hit' : ''}`} data-part={part.partId} tabIndex={hit ? -1 : undefined}>
       {body}
-      {part.truncatedFrom !== null && <p className="part__cut">{cutSentence(part.text?.length ?? 0, part.truncatedFrom)}</p>}
+      {part.truncatedFrom !== null && <p className="part__cut">{cutSentence(part.text?.length ?? 0, part.truncatedFrom, part.truncatedKept)}</p>}
     </div>
   );
 }

@@ -1,5 +1,5 @@
-import type { SessionMessage, SessionPart } from '../../../../core/api/index.js';
-import { COMPACTION_FOLD, COMPACTION_SPEAKER, isSummaryMessage, MAIN_AGENT, roleWord } from '../../../../core/api/part-words.js';
+import type { CutKept, SessionMessage, SessionPart } from '../../../../core/api/index.js';
+import { COMPACTION_FOLD, COMPACTION_SPEAKER, CUT_GAP, isSummaryMessage, MAIN_AGENT, roleWord } from '../../../../core/api/part-words.js';
 import { harnessKind, voiceOf } from '../../../../core/api/reading.js';
 import { formatCount } from '../../components/index.js';
 import type { Move } from './pages.js';
@@ -68,8 +68,29 @@ export function landingMessage(shown: readonly SessionMessage[], got: readonly S
 
 /**
  * What a reader is told under a part stored cut short: how much of it Steward kept, in characters,
- * so a result's "N lines" is read as the lines kept, not all the tool printed.
+ * so a result's "N lines" is read as the lines kept, not all the tool printed. A tool result cut at
+ * both ends (`kept`) says its start and its end were kept and its middle left out; one an older
+ * parser stored (its start only) says so as it always did.
  */
-export function cutSentence(keptChars: number, totalChars: number): string {
+export function cutSentence(keptChars: number, totalChars: number, kept?: CutKept): string {
+  if (kept) return `Steward kept the first ${formatCount(kept.first)} and the last ${formatCount(kept.last)} of its ${formatCount(totalChars)} characters; the middle is left out.`;
   return `Only the first ${formatCount(keptChars)} of its ${formatCount(totalChars)} characters were kept.`;
+}
+
+/** What the divider says where a cut result's middle was left out: how much of it. */
+export function gapWords(totalChars: number, kept: CutKept): string {
+  return `${formatCount(Math.max(0, totalChars - kept.first - kept.last))} characters left out here`;
+}
+
+/**
+ * Where CUT_GAP stands in `shown` (a cut result's text, or its output read from it), so the viewer
+ * puts its divider there: `kept.last` characters before its end, else `kept.first` from its start
+ * (redaction may have changed the length of one side), else where the only gap line is (an output
+ * decoded from its JSON wrapper, whose lengths are not the stored text's); null when none is sure.
+ */
+export function gapIn(shown: string, kept: CutKept | undefined): number | null {
+  if (!kept) return null;
+  for (const at of [shown.length - kept.last - CUT_GAP.length, kept.first]) if (at >= 0 && shown.startsWith(CUT_GAP, at)) return at;
+  const only = shown.indexOf(CUT_GAP);
+  return only !== -1 && shown.lastIndexOf(CUT_GAP) === only ? only : null;
 }
