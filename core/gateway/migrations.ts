@@ -1,5 +1,5 @@
 import type { Db, Migration } from '../store/index.js';
-import { geminiContentCallKey } from '../transcripts/index.js';
+import { FIRST_LINE_MS, geminiContentCallKey, LAST_LINE_MS } from '../transcripts/index.js';
 import { ownSessionOf } from './own-file.js';
 
 /**
@@ -95,6 +95,55 @@ function callId(meta: string | null): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Step 34: every stored time no line can hold (isLineTime: 1e300, a REAL in the INTEGER column; 9e15,
+ * past what a Date holds; 1980, a clock set back) is no time, as parseTs reads such a line today. Its
+ * part loses it (and a place carried from it: a placed part took its neighbour's), and step 30's walk
+ * places it as capture places a line without a time, moving its index key with it; the conversations
+ * holding such a time, in a part or in their own first or last, take the span of their parts' times
+ * (parts placed show none). No row is lost. Found by two seeks per conversation in parts_session_ts (a
+ * time below the first, one above the last; a NULL is in neither), never a scan of parts: a REAL in
+ * range cannot be stored (parseTs drops a fraction), so every REAL is above. CROSS JOIN keeps sessions
+ * outside: joined plainly, the planner read all of parts_session_ts (300k parts in 3,000 conversations:
+ * 47–116 ms; seeking, 6–19 ms, the whole open included). Spooled parts too.
+ */
+function clearBadTimes(db: Db): void {
+  const bounds = { lo: FIRST_LINE_MS, hi: LAST_LINE_MS };
+  const bad = db.prepare(
+    `SELECT p.rowid, s.rowid FROM sessions s CROSS JOIN parts p INDEXED BY parts_session_ts ON p.session_id = s.session_id AND p.ts < @lo
+     UNION ALL SELECT p.rowid, s.rowid FROM sessions s CROSS JOIN parts p INDEXED BY parts_session_ts ON p.session_id = s.session_id AND p.ts > @hi`,
+  ).raw().all(bounds) as Array<[number, number]>;
+  const clear = db.prepare('UPDATE parts SET ts = NULL, ts_inferred = 0 WHERE rowid = ?');
+  for (const [part] of bad) clear.run(part);
+  // A conversation's span is the earliest and latest times its lines said (mergeSession): one that held
+  // a bad time says it too. Only those are spanned again, from the parts: a span a valid line gave stays.
+  // The sessions table is small beside parts (one row per conversation): read whole, once.
+  const span = (agg: 'MIN' | 'MAX') => `(SELECT ${agg}(p.ts) FROM parts p INDEXED BY parts_session_ts WHERE p.session_id = sessions.session_id AND p.ts BETWEEN @lo AND @hi AND p.ts_inferred = 0)`;
+  db.prepare(`UPDATE sessions SET first_ts = ${span('MIN')}, last_ts = ${span('MAX')} WHERE first_ts NOT BETWEEN @lo AND @hi OR last_ts NOT BETWEEN @lo AND @hi`).run(bounds);
+  db.prepare("UPDATE spool SET ts = NULL WHERE kind = 'part' AND ts NOT BETWEEN @lo AND @hi").run(bounds);
+  if (bad.length > 0) placeAgain(db, bad.map(([, session]) => session));
+}
+
+/**
+ * Marks step 30's walk to look again into the conversations `sessions` (rowids) for parts with no time:
+ * from before the first of them, or from where a walk already under way stands if that is before, to
+ * the last of them or the end it already had. A conversation it looks into again whose parts are placed
+ * costs it one seek.
+ */
+function placeAgain(db: Db, sessions: readonly number[]): void {
+  const state = (key: string) => db.prepare('SELECT value FROM search_state WHERE key = ?').pluck().get(key) as number | undefined;
+  const [cursor, upto] = [state('place_cursor') ?? 0, state('place_upto') ?? 0];
+  // A loop, not Math.min(...sessions): a spread of a long list overflows the stack.
+  let [first, last] = [Infinity, 0];
+  for (const rowid of sessions) [first, last] = [Math.min(first, rowid), Math.max(last, rowid)];
+  const walking = cursor < upto;
+  const set = db.prepare('INSERT INTO search_state (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value');
+  set.run('place_cursor', walking ? Math.min(cursor, first - 1) : first - 1);
+  set.run('place_upto', walking ? Math.max(upto, last) : last);
+  set.run('place_session', 0);
+  set.run('place_part', 0);
 }
 
 /** search_state's mark that step 25 took what rule 2 counted before: it must not take it twice. */
@@ -723,6 +772,16 @@ export const GATEWAY_MIGRATIONS: readonly Migration[] = [
       // file again: without this, each call parser 7 stored from a content alone would be stored twice.
       // Reads each Gemini session's own part-id range once; run again, finds nothing to rename.
       renameGeminiContentCalls(db);
+    },
+  },
+  {
+    version: 34,
+    name: 'a time no line can hold is no time',
+    up(db) {
+      // Before parseTs read only times a line can hold, one line saying 1e300 broke every list, the
+      // conversation, search and forget for the whole store (a contract's int). The reads defend since,
+      // but the rows stay wrong until cleared: here, once, by seeks (see clearBadTimes).
+      clearBadTimes(db);
     },
   },
 ];

@@ -1,5 +1,5 @@
 import type { Db } from '../store/index.js';
-import type { PartRow } from '../transcripts/index.js';
+import { FIRST_LINE_MS, isLineTime, LAST_LINE_MS, type PartRow } from '../transcripts/index.js';
 
 /**
  * A part whose line has no time (some Claude Code lines carry no `timestamp`) is stored with an
@@ -12,10 +12,29 @@ import type { PartRow } from '../transcripts/index.js';
  * The place is a time no one wrote: a part's time as shown is SHOWN_TS_SQL (null for a placed part,
  * as for a part stored with no time), never `ts` itself.
  */
-export const SHOWN_TS_SQL = 'CASE WHEN ts_inferred = 1 THEN NULL ELSE ts END';
+export const SHOWN_TS_SQL = shownTsSql('');
 
 /** SHOWN_TS_SQL for a query that names parts `p`. */
-export const SHOWN_P_TS_SQL = 'CASE WHEN p.ts_inferred = 1 THEN NULL ELSE p.ts END';
+export const SHOWN_P_TS_SQL = shownTsSql('p.');
+
+/**
+ * A stored time (a part's `ts`, a session's first or last) as read: null unless it is one a line can
+ * hold (isLineTime). Capture stores no other since; a store an older build wrote may hold 1e300 (a REAL
+ * in an INTEGER column) or 9e15 (past what a Date holds), and one such row must not break a list, a
+ * duration or a date for everyone before gateway step 34 clears it.
+ */
+export function lineTimeSql(column: string): string {
+  return `CASE WHEN ${column} BETWEEN ${FIRST_LINE_MS} AND ${LAST_LINE_MS} THEN ${column} END`;
+}
+
+/** lineTimeSql for a time read into JavaScript. */
+export function lineTimeOf(ms: number | null): number | null {
+  return ms !== null && isLineTime(ms) ? ms : null;
+}
+
+function shownTsSql(p: string): string {
+  return `CASE WHEN ${p}ts_inferred = 1 THEN NULL WHEN ${p}ts BETWEEN ${FIRST_LINE_MS} AND ${LAST_LINE_MS} THEN ${p}ts END`;
+}
 
 export interface Placed {
   /** The ordering time of each part of the batch that has no time and could be placed, by part id. */

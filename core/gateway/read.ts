@@ -1,5 +1,5 @@
 import type { Db } from '../store/index.js';
-import { SHOWN_TS_SQL } from './placed.js';
+import { lineTimeOf, SHOWN_TS_SQL } from './placed.js';
 import { CONVERSATION } from './sessions.js';
 
 /** One stored part as other rooms read it: the row, unchanged (text and meta as stored), with its flags. */
@@ -99,8 +99,9 @@ const toSession = (r: SessionRow): SessionHead => ({
   firstRequest: r.first_request,
   agentType: r.agent_type,
   model: r.model,
-  firstTs: r.first_ts,
-  lastTs: r.last_ts,
+  // Read as null when no line can hold it (lineTimeOf): a store an older build wrote; the order stays the index's.
+  firstTs: lineTimeOf(r.first_ts),
+  lastTs: lineTimeOf(r.last_ts),
 });
 
 const SESSION_COLUMNS = 'session_id, provider, project_key, parent_session_id, parent_kind, title, title_source, first_request, agent_type, model, first_ts, last_ts';

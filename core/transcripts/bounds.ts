@@ -147,11 +147,31 @@ export function boundJson(value: unknown, cap: number): Bounded {
   return bound(JSON.stringify(value) ?? '', cap);
 }
 
+/**
+ * The times a transcript line can hold, in epoch ms: from 1 January 1990 to LAST_MS (17 October 2243,
+ * the last a request may name and the search index can key), well inside what a Date holds (±8.64e15).
+ * Fixed, not "now and a few years": a line reads the same whenever it is read, and a store's times are
+ * checked by the same bounds (gateway step 34, the history reads). Before 1990 no agent wrote a
+ * transcript: such a time is a clock set back (an RTC lost at 1970) or seconds taken for ms, and would
+ * sort the conversation last and have retention prune it at once.
+ */
+export const FIRST_LINE_MS = 631_152_000_000;
+export const LAST_LINE_MS = 8_640_000_000_000;
+
+/** Whether `ms` is a time a line can hold (FIRST_LINE_MS to LAST_LINE_MS). */
+export function isLineTime(ms: number): boolean {
+  return ms >= FIRST_LINE_MS && ms <= LAST_LINE_MS;
+}
+
+/**
+ * A line's time: epoch ms (a fraction dropped) or a date string, when it is one a line can hold
+ * (isLineTime). Anything else is no time (null), as a line without one: its part is placed among its
+ * neighbours (placed.ts) and shows none, so one bad time (1e300, past what a Date holds) cannot break
+ * a list, a duration or a date for the whole store.
+ */
 export function parseTs(value: unknown): number | null {
-  if (typeof value === 'number' && Number.isFinite(value)) return Math.trunc(value);
-  if (typeof value !== 'string' || value === '') return null;
-  const ms = Date.parse(value);
-  return Number.isNaN(ms) ? null : ms;
+  const ms = typeof value === 'number' ? Math.trunc(value) : typeof value === 'string' && value !== '' ? Date.parse(value) : NaN;
+  return isLineTime(ms) ? ms : null;
 }
 
 export function metaJson(meta: Record<string, unknown>): string | null {

@@ -4,7 +4,7 @@ export { PART_FLAGS, TOOL_RESULT_ROLE, countsAsMessage, messageOf, namedBlock, s
 export { FingerprintMap } from './fingerprint.js';
 export { TranscriptReader, type UpcomingRead } from './reader.js';
 export { failWhenNothingRead } from './lines.js';
-export { sha256 } from './bounds.js';
+export { FIRST_LINE_MS, isLineTime, LAST_LINE_MS, sha256 } from './bounds.js';
 export { blankSession } from './projection.js';
 export { COPIED_ID_PROVIDERS, createProviders, PROVIDER_REGISTRY } from './providers/index.js';
 export { transcriptsHandlers } from './handlers.js';
