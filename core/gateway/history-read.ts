@@ -1,5 +1,5 @@
 import type { Db } from '../store/index.js';
-import { SHOWN_TS_SQL } from './placed.js';
+import { lineTimeSql, SHOWN_TS_SQL } from './placed.js';
 import { CONVERSATION } from './sessions.js';
 
 /** A session row with the counts the index keeps for it (zero until its parts are indexed). */
@@ -70,13 +70,24 @@ export interface SessionListFilter {
   limit: number;
 }
 
+/**
+ * A conversation's first and last times as read (lineTimeSql): null when no line can hold them, as a
+ * store an older build wrote may (1e300), so a duration is only ever of two times a Date holds. A list
+ * orders, filters and pages by the same value it shows, so a page's cursor (its last row's) goes on from it.
+ */
+const FIRST_TS = lineTimeSql('s.first_ts');
+const LAST_TS = lineTimeSql('s.last_ts');
+const LISTED_LAST = `IFNULL(${LAST_TS}, 0)`;
+
 const RECORD = `s.session_id AS sessionId, s.provider, s.source, s.project_key AS projectKey, s.parent_session_id AS parentSessionId,
-  CASE WHEN s.parent_session_id IS NULL THEN NULL WHEN s.parent_kind = 'branch' THEN 'branch' ELSE 'subagent' END AS parentKind, s.title, s.first_request AS firstRequest, s.agent_type AS agentType, s.model, s.first_ts AS firstTs, s.last_ts AS lastTs,
+  CASE WHEN s.parent_session_id IS NULL THEN NULL WHEN s.parent_kind = 'branch' THEN 'branch' ELSE 'subagent' END AS parentKind, s.title, s.first_request AS firstRequest, s.agent_type AS agentType, s.model, ${FIRST_TS} AS firstTs, ${LAST_TS} AS lastTs,
   IFNULL(st.parts, 0) AS parts, IFNULL(st.messages, 0) AS messages, IFNULL(st.tool_calls, 0) AS toolCalls,
   (SELECT COUNT(*) FROM sessions c WHERE c.parent_session_id = s.session_id AND c.parent_kind IS NOT 'branch') AS subagents`;
 const FROM = 'FROM sessions s LEFT JOIN session_stats st ON st.session_id = s.session_id';
 /** Whether a part's meta names the call id `@id` (a meta that is no JSON names none, as the JSON reading of it does). */
 const ANSWERS = "(CASE WHEN json_valid(meta) THEN json_type(meta, '$.toolUseId') = 'text' AND json_extract(meta, '$.toolUseId') = @id ELSE 0 END)";
+/** The call id a part's meta names (`toolUseId`), null for a meta that is no JSON (json_extract would throw). */
+const CALL_ID = "(CASE WHEN json_valid(meta) THEN json_extract(meta, '$.toolUseId') END)";
 const PART = `rowid, part_id AS partId, role, kind, ${SHOWN_TS_SQL} AS shownTs, ts AS place, text, meta, genuine_user_turn AS genuineUserTurn, is_compact_summary AS isCompactSummary`;
 /** Strictly after (ts, rowid) in conversation order; a NULL ts sorts first, as the index keeps it. */
 const AFTER = `(@ts IS NULL AND (ts IS NOT NULL OR rowid > @rowid)) OR ts > @ts OR (ts = @ts AND rowid > @rowid)`;
@@ -118,16 +129,17 @@ export class HistoryReader {
   readonly #firstAssistantMeta;
   readonly #toolUsesUpTo;
   readonly #callsAnswering;
+  readonly #resultsAnswering;
 
   constructor(db: Db) {
     this.#list = db.prepare(
       `SELECT ${RECORD} ${FROM}
        WHERE ${CONVERSATION.replaceAll('parent_', 's.parent_')}
          AND (@projectKey IS NULL OR s.project_key = @projectKey) AND (@provider IS NULL OR s.provider = @provider) AND (@source IS NULL OR s.source = @source)
-         AND (@fromMs IS NULL OR IFNULL(s.last_ts, 0) >= @fromMs) AND (@toMs IS NULL OR IFNULL(s.first_ts, 0) <= @toMs)
+         AND (@fromMs IS NULL OR ${LISTED_LAST} >= @fromMs) AND (@toMs IS NULL OR IFNULL(${FIRST_TS}, 0) <= @toMs)
          AND ((@fromMs IS NULL AND @toMs IS NULL) OR ${IN_RANGE('s.session_id')} OR EXISTS (SELECT 1 FROM sessions c WHERE c.parent_session_id = s.session_id AND c.parent_kind IS NOT 'branch' AND ${IN_RANGE('c.session_id')}))
-         AND (@afterTs IS NULL OR IFNULL(s.last_ts, 0) < @afterTs OR (IFNULL(s.last_ts, 0) = @afterTs AND s.session_id < @afterId))
-       ORDER BY IFNULL(s.last_ts, 0) DESC, s.session_id DESC LIMIT @limit`,
+         AND (@afterTs IS NULL OR ${LISTED_LAST} < @afterTs OR (${LISTED_LAST} = @afterTs AND s.session_id < @afterId))
+       ORDER BY ${LISTED_LAST} DESC, s.session_id DESC LIMIT @limit`,
     );
     this.#one = db.prepare(`SELECT ${RECORD} ${FROM} WHERE s.session_id = ?`);
     // A subagent belongs to its parent's conversation; a session branched from it is a conversation of its own.
@@ -144,11 +156,17 @@ export class HistoryReader {
       "SELECT text, meta FROM parts WHERE session_id = ? AND role = 'user' AND kind = 'text' AND (genuine_user_turn = 1 OR (is_sidechain = 1 AND is_meta = 0)) ORDER BY ts, rowid LIMIT ?",
     );
     this.#firstAssistantMeta = db.prepare("SELECT meta FROM parts WHERE session_id = ? AND role = 'assistant' AND meta IS NOT NULL ORDER BY ts, rowid LIMIT ?").pluck();
-    this.#toolUsesUpTo = db.prepare("SELECT part_id AS partId, meta FROM parts WHERE session_id = ? AND kind = 'tool_use' AND ts <= ? ORDER BY ts DESC, rowid DESC LIMIT ?");
+    this.#toolUsesUpTo = db.prepare("SELECT part_id AS partId, meta, ts, rowid FROM parts WHERE session_id = ? AND kind = 'tool_use' AND ts <= ? ORDER BY ts DESC, rowid DESC LIMIT ?");
     // The call id is read in SQL (no meta parsed in JS), and a call's text only for the one that answers.
     this.#callsAnswering = db.prepare(
       `SELECT part_id AS partId, meta, ${ANSWERS} AS answers, CASE WHEN ${ANSWERS} THEN text END AS text
        FROM parts WHERE session_id = @sessionId AND kind = 'tool_use' AND ts <= @ts ORDER BY ts DESC, rowid DESC LIMIT @limit`,
+    );
+    // A seek in parts(session_id, ts) to the next @limit results; only those answering @ids (a JSON list) are read whole.
+    this.#resultsAnswering = db.prepare(
+      `SELECT ${CALL_ID} AS toolUseId, text FROM parts
+       WHERE rowid IN (SELECT rowid FROM parts WHERE session_id = @sessionId AND kind = 'tool_result' AND ts >= @ts ORDER BY ts, rowid LIMIT @limit)
+         AND ${CALL_ID} IN (SELECT value FROM json_each(@ids))`,
     );
   }
 
@@ -223,8 +241,16 @@ export class HistoryReader {
     return undefined;
   }
 
-  /** The session's tool calls at or before `ts`, nearest first: where a subagent was started. */
-  toolUsesUpTo(sessionId: string, ts: number, limit: number): Array<{ partId: string; meta: string | null }> {
-    return this.#toolUsesUpTo.all(sessionId, ts, limit) as Array<{ partId: string; meta: string | null }>;
+  /** The session's tool calls at or before `ts`, nearest first, with where each sits: where a subagent was started. */
+  toolUsesUpTo(sessionId: string, ts: number, limit: number): Array<{ partId: string; meta: string | null; ts: number; rowid: number }> {
+    return this.#toolUsesUpTo.all(sessionId, ts, limit) as Array<{ partId: string; meta: string | null; ts: number; rowid: number }>;
+  }
+
+  /**
+   * The results of the calls `toolUseIds` among the session's next `limit` tool results at or after
+   * `ts`, by the call each answers: what a Task's result says of the subagent it started.
+   */
+  resultsAnswering(sessionId: string, ts: number, toolUseIds: readonly string[], limit: number): Array<{ toolUseId: string; text: string | null }> {
+    return this.#resultsAnswering.all({ sessionId, ts, ids: JSON.stringify(toolUseIds), limit }) as Array<{ toolUseId: string; text: string | null }>;
   }
 }

@@ -49,6 +49,19 @@ const SPAWNING_TOOLS: ReadonlySet<string> = new Set(['Task', 'Agent', 'spawn_age
 const SPAWN_LOOKBACK = 20;
 /** A subagent writes its first line as it starts: a starting call longer before it started another. */
 const SPAWN_GAP_MS = 5 * 60_000;
+/**
+ * Tool results read from the nearest starting call on, for the agent each call started: a Task's result
+ * is written as its subagent ends (a background one's as it launches), so the results of one message's
+ * calls come together, soon after its last call.
+ */
+const RESULTS_AHEAD = 40;
+/**
+ * How a Claude Code Task/Agent result names the agent it started, as capture reads it (claude/parse.ts):
+ * `agentId: …` in its text. Its own trailer comes last, after the agent's answer, which may quote another.
+ */
+const AGENT_ID_IN_RESULT = /agentId: ([A-Za-z0-9_-]{1,64})/g;
+/** A Claude subagent's session id is `{parent}:agent-{agentId}` (subagentParentOf in api/). */
+const AGENT_ID_MARK = ':agent-';
 /** Where a starting call names the kind of agent it asks for: Claude's Task, Codex's spawn_agent, Gemini's delegate_to_agent. */
 const TYPE_ARGUMENTS = ['subagent_type', 'agent_type', 'agent_name'];
 /** The longest type read from a call (capture keeps 200 characters of a stored one). */
@@ -68,6 +81,22 @@ const callName = (meta: string | null): string | null => {
   const name = objectOf(meta).name;
   return typeof name === 'string' ? name : null;
 };
+
+const callId = (meta: string | null): string | null => {
+  const id = objectOf(meta).toolUseId;
+  return typeof id === 'string' ? id : null;
+};
+
+/** The agent a subagent's session id names (a Claude subagent's), else null. */
+function agentIdOf(sessionId: string): string | null {
+  const at = sessionId.indexOf(AGENT_ID_MARK);
+  return at < 0 ? null : sessionId.slice(at + AGENT_ID_MARK.length);
+}
+
+/** The agent a Task result names: the last `agentId: …` in its text, its trailer's. */
+function namedAgent(text: string | null): string | undefined {
+  return [...(text ?? '').matchAll(AGENT_ID_IN_RESULT)].pop()?.[1];
+}
 
 /** The type a starting call asked for; a Gemini agent called by its name is that agent. */
 function askedType(name: string | null, input: string | null): string | null {
@@ -338,17 +367,33 @@ export class SessionsView {
   }
 
   /**
-   * The nearest call before the subagent's start that starts subagents (SPAWNING_TOOLS), made at most
-   * SPAWN_GAP_MS before it: any other call (a search made minutes before) started nothing.
+   * The call that started a subagent, among those before its start that start subagents (SPAWNING_TOOLS)
+   * made at most SPAWN_GAP_MS before it: any other call (a search made minutes before) started nothing.
    */
   #startingCall(sessionId: string, child: SessionRecord): { partId: string; agentType: string | null } | undefined {
-    if (child.firstTs === null) return undefined;
-    const found = this.#reader.toolUsesUpTo(sessionId, child.firstTs, SPAWN_LOOKBACK).find((c) => SPAWNING_TOOLS.has(callName(c.meta) ?? ''));
-    const key = found ? this.#reader.partKey(found.partId) : undefined;
-    if (!found || !key || key.ts === null || child.firstTs - key.ts > SPAWN_GAP_MS) return undefined;
+    const start = child.firstTs;
+    if (start === null) return undefined;
+    const calls = this.#reader.toolUsesUpTo(sessionId, start, SPAWN_LOOKBACK).filter((c) => SPAWNING_TOOLS.has(callName(c.meta) ?? '') && start - c.ts <= SPAWN_GAP_MS);
+    const found = this.#claimingCall(sessionId, child, calls);
+    if (!found) return undefined;
     // The call itself: the last part at its time up to its own row.
-    const [call] = this.#reader.partsBefore(sessionId, { ts: key.ts, rowid: key.rowid + 1 }, 1);
+    const [call] = this.#reader.partsBefore(sessionId, { ts: found.ts, rowid: found.rowid + 1 }, 1);
     return { partId: found.partId, agentType: call?.partId === found.partId ? askedType(callName(found.meta), call.text) : null };
+  }
+
+  /**
+   * Of the calls that may have started a subagent (nearest first), the one whose result names it: the
+   * calls of one message all come before any of their subagents starts. Until a result names it (it
+   * still runs, or an older Claude Code wrote none), the nearest call no result gives another agent,
+   * else the nearest. One call is the nearest by every rule, and nothing more is read for it.
+   */
+  #claimingCall<C extends { meta: string | null; ts: number }>(sessionId: string, child: SessionRecord, calls: C[]): C | undefined {
+    const agentId = agentIdOf(child.sessionId);
+    const ids = calls.map((c) => callId(c.meta)).filter((id): id is string => id !== null);
+    if (agentId === null || calls.length < 2 || ids.length === 0) return calls[0];
+    const named = new Map(this.#reader.resultsAnswering(sessionId, calls[0]!.ts, ids, RESULTS_AHEAD).map((r) => [r.toolUseId, namedAgent(r.text)]));
+    const nameOf = (c: C) => named.get(callId(c.meta) ?? '');
+    return calls.find((c) => nameOf(c) === agentId) ?? calls.find((c) => nameOf(c) === undefined) ?? calls[0];
   }
 
   #page(sessionId: string, limit: number, cursor: string | undefined, partId: string | undefined): { parts: OrderedPart[]; earlier: boolean; later: boolean } {
