@@ -48,6 +48,7 @@ export function blankSession(sessionId: string, provider: ProviderId, source: st
     parentSessionId: null,
     parentKind: null,
     parentMissing: false,
+    followsMessage: null,
     agentType: null,
     agentTypeSource: null,
     title: null,

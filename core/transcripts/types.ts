@@ -102,6 +102,12 @@ export interface SessionRow {
   parentKind: 'subagent' | 'branch' | null;
   /** The parent's transcript is gone: the session stays top-level unless the cache already holds the parent. */
   parentMissing: boolean;
+  /**
+   * The message another file holds that the session's first line follows, as its parts' id prefix
+   * (Claude: `cc:{parentUuid}:`, a continuation that copied nothing, #8524): the sink makes the session
+   * holding it the parent, as a branch, unless the session has one (Sink: one seek of the part_id key).
+   */
+  followsMessage: string | null;
   /** The model of the latest assistant message read. */
   model: string | null;
   /** The first genuine user words of the session, bounded: a name for an untitled session. */

@@ -74,6 +74,11 @@ const MAX_ORIGINS = 8;
  * key only when written at the same moment, so a twin is never far before its copy: this bound is ample.
  */
 const MAX_SEEN = 256;
+/**
+ * Sessions whose first line a file showed, kept across reads: the file's own and those it holds copies
+ * of (a fork of a fork copies each conversation it descends from), so a bound to spare.
+ */
+const MAX_BEGUN = 64;
 /** A cwd in a worktree Claude Code made (`--worktree`, a background job): `<repo>/.claude/worktrees/<name>[/…]`. */
 const CLAUDE_WORKTREE = /^(.*?[^\\/])[\\/]\.claude[\\/]worktrees[\\/][^\\/]+(?:[\\/].*)?$/;
 
@@ -92,6 +97,12 @@ export interface ClaudeState {
   seen?: Array<[string, number]>;
   /** Set while no line read so far has any of Claude Code's shapes (see claudeShaped): the file is no transcript. */
   notATranscript?: true;
+  /** The last line with a uuid, not a subagent's: its uuid and session (see followOn). */
+  last?: [string, string];
+  /** The sessions whose first line the reads so far met (see followOn). */
+  begun?: string[];
+  /** Session → the message another file holds that its first line follows (SessionRow.followsMessage). */
+  follows?: Array<[string, string]>;
 }
 
 const isPairs = (value: unknown): value is Array<[string, string]> =>
@@ -108,7 +119,10 @@ export function isClaudeState(value: unknown): value is ClaudeState {
     (agentSession === undefined || typeof agentSession === 'string') &&
     (state.origins === undefined || isPairs(state.origins)) &&
     (state.seen === undefined || isCounts(state.seen)) &&
-    (state.notATranscript === undefined || state.notATranscript === true)
+    (state.notATranscript === undefined || state.notATranscript === true) &&
+    (state.last === undefined || isPairs([state.last])) &&
+    (state.begun === undefined || (Array.isArray(state.begun) && state.begun.every((id) => typeof id === 'string'))) &&
+    (state.follows === undefined || isPairs(state.follows))
   );
 }
 
@@ -134,6 +148,13 @@ export interface FileContext {
   tasks: Map<string, string>;
   /** Content key of a line without a uuid → how often it came in this file so far (see lineKey). */
   seen: Map<string, number>;
+  /** The last line with a uuid, not a subagent's: its uuid and session (see followOn). */
+  lastUuid: string | undefined;
+  lastSession: string | undefined;
+  /** Sessions whose first line this file showed (see followOn). */
+  begun: Set<string>;
+  /** Session → the message another file holds that its first line follows (see followOn). */
+  follows: Map<string, string>;
   /** Whether the parent's transcript is on disk (asked once per parent). */
   parentExists: (sessionId: string) => boolean;
   /**
@@ -191,6 +212,10 @@ export function fileContext(file: TranscriptFile, facts: FileFacts, windowStartM
     windowStartMs,
     tasks: new Map(state?.tasks ?? []),
     seen: new Map(state?.seen ?? []),
+    lastUuid: state?.last?.[0],
+    lastSession: state?.last?.[1],
+    begun: new Set(state?.begun ?? []),
+    follows: new Map(state?.follows ?? []),
     parentExists,
     shaped: state !== undefined && state.notATranscript !== true,
   };
@@ -202,6 +227,9 @@ export function stateOf(ctx: FileContext): ClaudeState {
   if (ctx.origins.size > 0) state.origins = [...ctx.origins].slice(-MAX_ORIGINS);
   if (ctx.seen.size > 0) state.seen = [...ctx.seen];
   if (!ctx.shaped) state.notATranscript = true;
+  if (ctx.lastUuid !== undefined && ctx.lastSession !== undefined) state.last = [ctx.lastUuid, ctx.lastSession];
+  if (ctx.begun.size > 0) state.begun = [...ctx.begun].slice(-MAX_BEGUN);
+  if (ctx.follows.size > 0) state.follows = [...ctx.follows].slice(-MAX_BEGUN);
   return state;
 }
 
@@ -486,6 +514,9 @@ function describeSession(session: SessionRow, line: Json, agentId: string | unde
       session.agentType = ctx.agentType;
       session.agentTypeSource = 'sidecar';
     }
+  } else if (ctx.follows.size > 0) {
+    // A claim an earlier read made rides on every row of the session until the sink links it (followOn).
+    session.followsMessage ??= ctx.follows.get(lineSession) ?? null;
   }
   if (session.sessionId === ctx.coworkSessionId) {
     if (ctx.coworkTitle) projection.title(session, ctx.coworkTitle, 'sidecar');
@@ -589,8 +620,45 @@ function namedSession(line: Json, ctx: FileContext, projection: Projection): Ses
   return projection.session(asString(line.sessionId) ?? ctx.fileSessionId);
 }
 
+/**
+ * A conversation continued in a new one (`--resume`, `--continue`, `--fork-session`, a Desktop
+ * continuation) starts with a line whose `parentUuid` is a line of the one it continued: its parent,
+ * a branch (a conversation of its own). Claude Code copies that conversation's lines into the new
+ * file first, keeping their uuid and session, so the line followed is the one just before, of another
+ * session; a version that copied nothing (#8524) names a message only the original's file holds: the
+ * session then claims the one holding it (followsMessage), which the sink resolves, whichever file is
+ * read first. A subagent's lines never say (their parent is the session that started them), nor does
+ * a session that has a parent already, or a line that follows one of its own session.
+ */
+function followOn(line: Json, ctx: FileContext, projection: Projection): void {
+  const uuid = asString(line.uuid);
+  if (uuid === undefined || line.isSidechain === true || ctx.fileAgentId !== undefined) return;
+  const lineSession = asString(line.sessionId) ?? ctx.fileSessionId;
+  const beforeUuid = ctx.lastUuid;
+  const beforeSession = ctx.lastSession;
+  ctx.lastUuid = uuid;
+  ctx.lastSession = lineSession;
+  if (ctx.begun.has(lineSession)) return;
+  ctx.begun.add(lineSession);
+  if (ctx.begun.size > MAX_BEGUN) ctx.begun.delete(ctx.begun.values().next().value!);
+  const followed = asString(line.parentUuid);
+  if (followed === undefined) return;
+  const session = projection.session(lineSession);
+  if (session.parentSessionId !== null) return;
+  if (beforeUuid === followed) {
+    if (beforeSession === lineSession) return;
+    session.parentSessionId = beforeSession!;
+    session.parentKind = 'branch';
+    return;
+  }
+  session.followsMessage = `cc:${followed}:`;
+  ctx.follows.set(lineSession, session.followsMessage);
+  if (ctx.follows.size > MAX_BEGUN) ctx.follows.delete(ctx.follows.keys().next().value!);
+}
+
 /** Projects one parsed line; every line that yields no part is counted with its reason. */
 export function projectLine(line: Json, text: string, offset: number, ctx: FileContext, projection: Projection, stats: LineStats): void {
+  followOn(line, ctx, projection);
   const type = line.type;
   if (type === 'user' || type === 'assistant') {
     const said: LineMessage = { type, message: asObject(line.message) ?? {}, ts: parseTs(line.timestamp), fromPerson: fromPerson(line.origin, line.promptSource) };

@@ -43,7 +43,9 @@ export interface ClaudeRoots {
  * 11: a tool_result's images keep each one's type and decoded size (meta `imageFacts`, beside the
  * `images` count), so the viewer and the exports say them; read again, stored results gain them.
  * 12: a tool_result over its cap keeps its end as well as its start (boundResult: the error or the
- * test summary a long output ends with); read again, stored results cut short gain their ends.
+ * test summary a long output ends with); read again, stored results cut short gain their ends. A
+ * conversation continued in a new one (a resume, a fork, a Desktop continuation) links back to the one
+ * it continued, as a branch (parse.ts followOn); the same re-read links those read before.
  */
 export const CLAUDE_PARSER_VERSION = 12;
 
