@@ -41,7 +41,7 @@ export default tseslint.config(
   },
   {
     // The panel runs these files of the contract in the browser: they must pull nothing else in (zod, Node).
-    files: ['core/api/reading.ts', 'core/api/registry.ts', 'core/api/part-words.ts', 'core/api/import-words.ts', 'core/api/maintenance-words.ts', 'core/api/names.ts', 'core/api/indexing-words.ts', 'core/api/sweeper-words.ts', 'core/api/root-words.ts', 'core/api/retention-words.ts'],
+    files: ['core/api/reading.ts', 'core/api/registry.ts', 'core/api/part-words.ts', 'core/api/import-words.ts', 'core/api/maintenance-words.ts', 'core/api/names.ts', 'core/api/indexing-words.ts', 'core/api/sweeper-words.ts', 'core/api/root-words.ts', 'core/api/retention-words.ts', 'core/api/date-text.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: '.*', message: 'The panel loads this file at run time: it imports nothing.' }] }] },
   },
   {
@@ -56,14 +56,14 @@ export default tseslint.config(
           paths: [{ name: 'electron', message: 'The renderer reaches Electron only through the preload bridge.' }],
           patterns: [
             { group: NODE_BUILTINS, message: 'The renderer runs in a browser: no Node built-ins.' },
-            { regex: '(^|/)core/(?!api/(index|reading|registry|part-words|import-words|maintenance-words|document-sources|names|indexing-words|sweeper-words|root-words|retention-words)\\.js$)', message: 'The renderer may import only the contract (core/api/index.js, its types) and the files of it that import nothing: the providers (registry.js), how a conversation reads (reading.js), what roles and parts are called (part-words.js), what an import left out (import-words.js), why a cache sync failed (maintenance-words.js), what local document folders are called (document-sources.js), how a person names a project (names.js), what a search says while the index is re-tagged (indexing-words.js), why a sweep of notes did not run (sweeper-words.js), why a folder set is left out (root-words.js), what a clean-up would take for good (retention-words.js).' },
+            { regex: '(^|/)core/(?!api/(index|reading|registry|part-words|import-words|maintenance-words|document-sources|names|indexing-words|sweeper-words|root-words|retention-words|date-text)\\.js$)', message: 'The renderer may import only the contract (core/api/index.js, its types) and the files of it that import nothing: the providers (registry.js), how a conversation reads (reading.js), what roles and parts are called (part-words.js), what an import left out (import-words.js), why a cache sync failed (maintenance-words.js), what local document folders are called (document-sources.js), how a person names a project (names.js), what a search says while the index is re-tagged (indexing-words.js), why a sweep of notes did not run (sweeper-words.js), why a folder set is left out (root-words.js), what a clean-up would take for good (retention-words.js), how a person writes a date (date-text.js).' },
             { group: ['**/electron/**'], message: 'The renderer never imports electron/.' },
           ],
         },
       ],
       '@typescript-eslint/no-restricted-imports': [
         'error',
-        { patterns: [{ regex: '(^|/)core/(?!api/(reading|registry|part-words|import-words|maintenance-words|document-sources|names|indexing-words|sweeper-words|root-words|retention-words)\\.js$)', allowTypeImports: true, message: 'Only types may be imported from the contract.' }] },
+        { patterns: [{ regex: '(^|/)core/(?!api/(reading|registry|part-words|import-words|maintenance-words|document-sources|names|indexing-words|sweeper-words|root-words|retention-words|date-text)\\.js$)', allowTypeImports: true, message: 'Only types may be imported from the contract.' }] },
       ],
     },
   },

@@ -151,7 +151,7 @@ describe('the conversation viewer and the shell, as QA found them', () => {
     await box.fill('since:banana invoice');
     await box.press('Enter');
     const alert = page.getByRole('alert').filter({ hasText: 'since:' });
-    expect(await alert.innerText()).toBe('since: takes 7d, 30d or 365d (the When chips), not “banana”.');
+    expect(await alert.innerText()).toBe('since: takes a month (2025-03), a date (2026-11-29), a time (2026-11-29T08:00Z) or a span back from now (30m, 12h, 7d, 2w); not “banana”.');
     expect(await box.getAttribute('aria-invalid')).toBe('true');
     // Nothing was searched: the address is the search before.
     expect(await page.evaluate(() => window.location.hash)).toContain('q=frost');

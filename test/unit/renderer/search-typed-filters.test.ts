@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { DATE_FORMS } from '../../../core/api/index.js';
 import { queryOf } from '../../../renderer/src/places/search/filters.js';
 import { typedFilters } from '../../../renderer/src/places/search/typed.js';
 
@@ -32,14 +33,13 @@ describe('filters typed in the search box', () => {
   });
 
   it('name a bad value plainly, and change nothing', () => {
-    expect(typedFilters('since:banana invoice', { q: '' }, PROJECTS)).toEqual({ problem: 'since: takes 7d, 30d or 365d (the When chips), not “banana”.' });
+    expect(typedFilters('since:banana invoice', { q: '' }, PROJECTS)).toEqual({ problem: `since: takes a month (2025-03), ${DATE_FORMS}; not “banana”.` });
     expect(typedFilters('role:robot', { q: '' }, PROJECTS)).toEqual({ problem: 'role: takes user or assistant, not “robot”.' });
     expect(typedFilters('kind:poem', { q: '' }, PROJECTS)).toEqual({ problem: 'kind: takes message, tool_use, tool_result or thinking, not “poem”.' });
     expect(typedFilters('provider:copilot', { q: '' }, PROJECTS)).toEqual({ problem: 'provider: takes claude, claude-desktop, openclaw, codex or gemini, not “copilot”.' });
     expect(typedFilters('project:ledger', { q: '' }, PROJECTS)).toEqual({ problem: 'No project is called “ledger”: pick one in the Project list.' });
     expect(typedFilters('project:app', { q: '' }, PROJECTS)).toEqual({ problem: 'More than one project is called “app”: pick one in the Project list.' });
     expect(typedFilters('since:"" invoice', { q: '' }, PROJECTS)).toEqual({ problem: 'since: needs a value, such as since:7d.' });
-    expect(typedFilters('to:2026-01-01 invoice', { q: '' }, PROJECTS)).toEqual({ problem: 'to: has no chip: the When chips count back from now (since:7d, since:30d, since:365d).' });
   });
 
   it('leave other words alone: unknown names, URLs, times', () => {

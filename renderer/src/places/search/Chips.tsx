@@ -3,6 +3,8 @@ import { projectChoiceLabels } from '../../../../core/api/names.js';
 import { ChoiceChips } from '../../components/index.js';
 import { searchHref } from '../../navigation.js';
 import { agentChoices, filtersToParams, replacesEntry, withChip, type SearchFilters } from './filters.js';
+import { Dates } from './Dates.js';
+import { rangeWords } from './range.js';
 
 interface Chip<K extends keyof SearchFilters> {
   key: K;
@@ -33,11 +35,28 @@ const CHIPS = [
  * for the words an empty search says; the order is no filter.
  */
 export function filterNames(filters: SearchFilters, projects: Parameters<typeof projectChoiceLabels>[0]): string[] {
-  const named = CHIPS.filter((chip) => chip.key !== 'sort' && filters[chip.key] !== undefined).map(
-    (chip) => (chip.options as ReadonlyArray<{ value: unknown; label: string }>).find((option) => option.value === filters[chip.key])?.label ?? String(filters[chip.key]),
-  );
+  const named = CHIPS.filter((chip) => chip.key !== 'sort').flatMap((chip) => {
+    const { labels, chosen } = groupOf(chip, filters);
+    return chosen > 0 ? [labels[chosen]!] : filters[chip.key] === undefined ? [] : [String(filters[chip.key])];
+  });
   if (filters.project === undefined) return named;
   return [...named, `project ${projectChoiceLabels(projects).get(filters.project) ?? filters.project}`];
+}
+
+/** The date range typed in the box (since:2026-01-01), when there is one: not a When chip, but shown among them. */
+function rangeOf(filters: SearchFilters): string | undefined {
+  return filters.from === undefined && filters.to === undefined ? undefined : rangeWords(filters.from, filters.to);
+}
+
+/**
+ * A group's chips' words and the chosen one (-1: none). A typed date range is one more When chip, in
+ * words ("1 Jan – 31 Mar 2025"), chosen: Any time or a When chip takes its place (withChip).
+ */
+function groupOf(chip: (typeof CHIPS)[number], filters: SearchFilters): { labels: string[]; chosen: number } {
+  const labels = chip.options.map((option) => option.label);
+  const range = chip.key === 'when' ? rangeOf(filters) : undefined;
+  if (range !== undefined) return { labels: [...labels, range], chosen: labels.length };
+  return { labels, chosen: (chip.options as ReadonlyArray<{ value: unknown }>).findIndex((option) => filters[chip.key] === option.value) };
 }
 
 /** Shows the search `to`, reached from `from` (the search shown): a new history entry, or in its place (replacesEntry). */
@@ -52,16 +71,21 @@ export function Chips({ filters, projects }: { filters: SearchFilters; projects:
   const labels = projectChoiceLabels(projects);
   return (
     <div className="search-chips">
-      {CHIPS.map((chip) => (
-        <ChoiceChips
-          key={chip.key}
-          className="search-chips__group"
-          label={chip.label}
-          options={chip.options.map((option) => option.label)}
-          chosen={chip.options.findIndex((option) => filters[chip.key] === option.value)}
-          onChoose={(index) => go(withChip(filters, chip.key, chip.options[index]!.value), filters)}
-        />
-      ))}
+      {CHIPS.map((chip) => {
+        const { labels, chosen } = groupOf(chip, filters);
+        return (
+          <ChoiceChips
+            key={chip.key}
+            className="search-chips__group"
+            label={chip.label}
+            options={labels}
+            chosen={chosen}
+            // The typed range's chip is past the group's own: choosing it again changes nothing.
+            onChoose={(index) => index < chip.options.length && go(withChip(filters, chip.key, chip.options[index]!.value), filters)}
+          />
+        );
+      })}
+      <Dates filters={filters} go={(to) => go(to, filters)} />
       {projects.length > 0 && (
         <label className="search-chips__project">
           <span>Project</span>

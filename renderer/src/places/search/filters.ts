@@ -2,6 +2,7 @@ import type { Params, SearchKind } from '../../../../core/api/index.js';
 import { appName, SEARCH_APPS } from '../../../../core/api/registry.js';
 import { providerIds, providerLabel } from '../../components/format.js';
 import { searchHref } from '../../navigation.js';
+import { backwards, dateMs, isDateText, type End } from './range.js';
 
 /** The filters a search's address carries (`#/search?q=…&who=me&kind=tool_use…`), as chips show them. */
 export interface SearchFilters {
@@ -11,11 +12,19 @@ export interface SearchFilters {
   provider?: string | undefined;
   project?: string | undefined;
   when?: '7d' | '30d' | '365d' | undefined;
+  /**
+   * A date range as typed (`since:2026-01-01 until:2025-03`): a date, a month, a time or a span (range.ts).
+   * Kept as written, not as ms, so the address reads as it was typed and a span counts back from each search.
+   * Never beside `when`: a When chip is the range from its span to now (withDate).
+   */
+  from?: string | undefined;
+  to?: string | undefined;
   sort?: 'newest' | undefined;
 }
 
 const DAY = 86_400_000;
 const WHEN_DAYS = { '7d': 7, '30d': 30, '365d': 365 } as const;
+const WHENS = ['7d', '30d', '365d'] as const;
 const KINDS: readonly SearchKind[] = ['text', 'thinking', 'tool_use', 'tool_result'];
 
 export function filtersFrom(params: Record<string, string>): SearchFilters {
@@ -26,7 +35,9 @@ export function filtersFrom(params: Record<string, string>): SearchFilters {
     kind: pick(params.kind, KINDS),
     provider: params.provider,
     project: params.project,
-    when: pick(params.when, ['7d', '30d', '365d'] as const),
+    when: pick(params.when, WHENS),
+    from: isDateText(params.from, 'from') ? params.from : undefined,
+    to: isDateText(params.to, 'to') ? params.to : undefined,
     sort: pick(params.sort, ['newest'] as const),
   };
 }
@@ -66,7 +77,7 @@ export function pagesHref(filters: SearchFilters, pages: number): string {
 
 /** The address form: every key a string, absent filters left out. */
 export function filtersToParams(filters: SearchFilters): Record<string, string | undefined> {
-  return { q: filters.q, who: filters.who, kind: filters.kind, provider: filters.provider, project: filters.project, when: filters.when, sort: filters.sort };
+  return { q: filters.q, who: filters.who, kind: filters.kind, provider: filters.provider, project: filters.project, when: filters.when, from: filters.from, to: filters.to, sort: filters.sort };
 }
 
 /**
@@ -74,7 +85,7 @@ export function filtersToParams(filters: SearchFilters): Record<string, string |
  * the messages it selects, newest first (the contract's hasSearchFilter, which the panel may not import).
  */
 export function hasFilter(filters: SearchFilters): boolean {
-  return [filters.who, filters.kind, filters.provider, filters.project, filters.when].some((value) => value !== undefined);
+  return [filters.who, filters.kind, filters.provider, filters.project, filters.when, filters.from, filters.to].some((value) => value !== undefined);
 }
 
 /**
@@ -120,10 +131,20 @@ export function queryOf(filters: SearchFilters, now = Date.now()): Params<'Searc
     ...(filters.provider ? { provider: filters.provider as Params<'Search.Query'>['provider'] } : {}),
     ...(filters.project ? { projectKey: filters.project } : {}),
     ...(filters.when ? { from: now - WHEN_DAYS[filters.when] * DAY } : {}),
+    ...rangeQuery(filters, now),
     ...(filters.sort ? { sort: filters.sort } : {}),
     // Results are read on a shared screen too: snippets and titles come with secrets as [REDACTED], redacted before they are cut.
     redact: true,
   };
+}
+
+/** The range's ends as the contract's epoch ms (an end the address could not read was left out by filtersFrom). */
+function rangeQuery(filters: SearchFilters, now: number): { from?: number; to?: number } {
+  const ms = (text: string | undefined, end: End) => {
+    const read = text === undefined ? undefined : dateMs(text, end, now);
+    return read && 'ms' in read ? { [end]: read.ms } : {};
+  };
+  return { ...ms(filters.from, 'from'), ...ms(filters.to, 'to') };
 }
 
 /** The kinds each "Said by" choice can find: the person writes only messages; a tool's output is nobody's words. */
@@ -138,7 +159,31 @@ const KINDS_SAID_BY: Record<'me' | 'assistant', ReadonlyArray<SearchKind | undef
  * can match nothing.
  */
 export function withChip<K extends keyof SearchFilters>(filters: SearchFilters, key: K, value: SearchFilters[K]): SearchFilters {
-  const next = { ...filters, [key]: value };
+  // A When chip counts back from now: it takes the range's place ("Any time" removes it).
+  const next = key === 'when' ? { ...filters, when: value as SearchFilters['when'], from: undefined, to: undefined } : { ...filters, [key]: value };
   if (next.who === undefined || KINDS_SAID_BY[next.who].includes(next.kind)) return next;
   return key === 'who' ? { ...next, kind: undefined } : { ...next, who: undefined };
+}
+
+/**
+ * The filters with one end of the date range typed (`since:`, `until:`), the other end kept: a start
+ * takes a When chip's place, and an end keeps the chip's span as the start (`since:30d until:2026-01`).
+ * A span the When chips have with no end is that chip, so since:7d is Past week as pressing it is.
+ */
+export function withDate(filters: SearchFilters, end: End, text: string): SearchFilters {
+  const range = { from: filters.from ?? filters.when, to: filters.to, [end]: text };
+  const when = range.to === undefined ? WHENS.find((span) => span === range.from) : undefined;
+  return { ...filters, when, from: when ? undefined : range.from, to: range.to };
+}
+
+/**
+ * The filters with the range the Dates… control's two date inputs give (`YYYY-MM-DD`, empty for an open
+ * end, both empty for any time), or why not: an end before the start is refused, as typed it is.
+ */
+export function withDates(filters: SearchFilters, from: string, to: string): { filters: SearchFilters } | { problem: string } {
+  let next: SearchFilters = { ...filters, when: undefined, from: undefined, to: undefined };
+  if (from !== '') next = withDate(next, 'from', from);
+  if (to !== '') next = withDate(next, 'to', to);
+  const reversed = backwards(next.from, next.to);
+  return reversed ? { problem: reversed } : { filters: next };
 }

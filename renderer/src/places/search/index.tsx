@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent, type ReactElement } from 'react';
 import { Button, EmptyState, ErrorBanner, PlaceHeader } from '../../components/index.js';
 import type { NothingToFind } from '../../../../core/api/index.js';
-import { useCall } from '../../hooks.js';
+import { useCall, useViewTitle } from '../../hooks.js';
 import { usePanel } from '../../store.js';
 import { Chips, go } from './Chips.js';
 import { canSearch, filtersFrom, pagesFrom, typedInBox } from './filters.js';
@@ -32,6 +32,8 @@ export function SearchPlace(): ReactElement {
   const box = useRef<HTMLInputElement>(null);
   const results = useRef<HTMLDivElement>(null);
   const search = useSearch(filters, pagesFrom(params));
+  // The tab says what is searched for: the words (chips alone leave the place's name).
+  useViewTitle(filters.q.trim() === '' ? undefined : filters.q);
   // Undefined until the list is known: a typed project:x is not refused before then.
   const knownProjects = useCall('Projects.List', {}).data?.projects;
   const projects = knownProjects ?? [];
@@ -55,7 +57,7 @@ export function SearchPlace(): ReactElement {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    // Filters typed in the box (project:billing-api role:user since:7d) become their chips and leave it;
+    // Filters typed in the box (project:billing-api role:user since:2026-01-01) become their chips and leave it;
     // a bad one is named and nothing is searched.
     const typed = typedFilters(text.trim(), filters, knownProjects);
     if ('problem' in typed) {
@@ -123,7 +125,7 @@ export function SearchPlace(): ReactElement {
           <p>
             Type a word, an “exact phrase”, an identifier such as <code>parseConfig</code> (found by its pieces too), a path or an error code, then press Enter. Every
             conversation captured from your agents’ transcripts is searched; narrow it with the chips, or type them in the box: <code>project:</code>, <code>role:user</code>, <code>kind:tool_use</code>,{' '}
-            <code>since:7d</code>, <code>provider:codex</code>. Pick a chip without typing anything to see its messages, newest first.
+            <code>since:7d</code>, <code>since:2026-01-01</code>, <code>until:2025-03</code>, <code>provider:codex</code>. Pick a chip without typing anything to see its messages, newest first.
           </p>
         </EmptyState>
       )}

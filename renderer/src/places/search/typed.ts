@@ -1,5 +1,6 @@
 import type { SearchKind } from '../../../../core/api/index.js';
-import { agentChoices, withChip, type SearchFilters } from './filters.js';
+import { agentChoices, withChip, withDate, type SearchFilters } from './filters.js';
+import { backwards, dateMs, RANGE_FORMS } from './range.js';
 
 /** A project as the Project list offers it. */
 export interface TypedProject {
@@ -13,7 +14,7 @@ export interface TypedProject {
  */
 export type Typed = { filters: SearchFilters } | { problem: string };
 
-type Found = { key: 'who'; value: SearchFilters['who'] } | { key: 'kind'; value: SearchKind } | { key: 'when'; value: SearchFilters['when'] } | { key: 'provider' | 'project'; value: string };
+type Found = { key: 'who'; value: SearchFilters['who'] } | { key: 'kind'; value: SearchKind } | { key: 'from' | 'to'; value: string } | { key: 'provider' | 'project'; value: string };
 
 const pick = <T>(choices: Record<string, T>, value: string): T | undefined => (Object.hasOwn(choices, value) ? choices[value] : undefined);
 
@@ -31,7 +32,18 @@ const KIND: Record<string, SearchKind> = {
   thinking: 'thinking',
 };
 const WHEN: Record<string, '7d' | '30d' | '365d'> = { '7d': '7d', '1w': '7d', week: '7d', '30d': '30d', '1m': '30d', month: '30d', '365d': '365d', '1y': '365d', year: '365d' };
-const WHEN_WORDS = 'takes 7d, 30d or 365d (the When chips)';
+
+/**
+ * A typed end of the date range: since:/from: start it, until:/to: end it. A start may be a When chip's
+ * name (`week`, `1m`: 30 days, as that chip's); anything else is read as the CLI reads --from/--to.
+ */
+function dateOf(name: string, value: string): Found | string {
+  const end = name === 'since' || name === 'from' ? 'from' : 'to';
+  const text = (end === 'from' && pick(WHEN, value.toLowerCase())) || value;
+  const read = dateMs(text, end);
+  if ('ms' in read) return { key: end, value: text };
+  return read.invalid === 'form' ? `${name}: takes ${RANGE_FORMS}; not “${value}”.` : `${name}: ${read.error}.`;
+}
 
 /** A typed agent by the chip's value or its label, however spaced ("Claude Desktop", claude-desktop). */
 function agentOf(value: string): string | undefined {
@@ -64,12 +76,10 @@ function filterOf(name: string, value: string, projects: readonly TypedProject[]
       return kind ? { key: 'kind', value: kind } : `kind: takes message, tool_use, tool_result or thinking, not “${value}”.`;
     }
     case 'since':
-    case 'from': {
-      const when = pick(WHEN, lower);
-      return when ? { key: 'when', value: when } : `${name}: ${WHEN_WORDS}, not “${value}”.`;
-    }
+    case 'from':
+    case 'until':
     case 'to':
-      return 'to: has no chip: the When chips count back from now (since:7d, since:30d, since:365d).';
+      return dateOf(name, value);
     case 'provider':
     case 'agent': {
       const agent = agentOf(value);
@@ -81,7 +91,7 @@ function filterOf(name: string, value: string, projects: readonly TypedProject[]
   }
 }
 
-const EXAMPLE: Record<string, string> = { project: 'project:billing-api', role: 'role:user', kind: 'kind:tool_use', since: 'since:7d', from: 'from:7d', provider: 'provider:codex', agent: 'agent:codex' };
+const EXAMPLE: Record<string, string> = { project: 'project:billing-api', role: 'role:user', kind: 'kind:tool_use', since: 'since:7d', from: 'from:7d', until: 'until:2026-03-31', to: 'to:2026-03-31', provider: 'provider:codex', agent: 'agent:codex' };
 
 /**
  * A word, or a phrase in double quotes, or `name:value` / `name:"a value"`; the spaces between are kept
@@ -90,7 +100,7 @@ const EXAMPLE: Record<string, string> = { project: 'project:billing-api', role: 
 const PIECE = /([A-Za-z]+):("[^"]*"?|\S+)|"[^"]*"?|\S+/g;
 
 /**
- * The filters typed in the box (`project:billing-api role:user since:7d`) as the chips they name, out
+ * The filters typed in the box (`project:billing-api role:user since:7d until:2026-03`) as the chips they name, out
  * of the words, which stay the query. Only the names below are filters: any other `word:word` (a URL,
  * a time, `tool:Bash`) is searched as written. Applied as pressing the chips would (withChip), so two
  * that cannot meet leave the last one typed.
@@ -110,7 +120,9 @@ export function typedFilters(text: string, filters: SearchFilters, projects: rea
     const found = filterOf(name, value, projects);
     if (typeof found === 'string') return { problem: found };
     if (found === undefined) words.push(piece);
+    else if (found.key === 'from' || found.key === 'to') next = withDate(next, found.key, found.value);
     else next = withChip(next, found.key, found.value);
   }
-  return { filters: { ...next, q: words.join(' ') } };
+  const reversed = backwards(next.from, next.to);
+  return reversed ? { problem: reversed } : { filters: { ...next, q: words.join(' ') } };
 }
