@@ -137,3 +137,14 @@ export function landOnSection(id: string): void {
   target?.scrollIntoView({ block: 'start' });
   target?.querySelector<HTMLElement>('h2')?.focus({ preventScroll: true });
 }
+
+/**
+ * Names the view in the window title while it is shown (a conversation's name, a project's, a search's
+ * words: see viewName); undefined leaves the place's own name. Said no more once the view goes.
+ */
+export function useViewTitle(title: string | undefined): void {
+  useEffect(() => {
+    usePanel.setState({ viewTitle: title });
+    return () => usePanel.setState({ viewTitle: undefined });
+  }, [title]);
+}

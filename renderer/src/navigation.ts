@@ -40,7 +40,7 @@ export function placeHref(place: PlaceId, section?: string): string {
  */
 export type Route =
   | { view: PlaceId; params: Record<string, string>; projectKey?: string }
-  | { view: 'session'; sessionId: string; partId: string | undefined }
+  | { view: 'session'; sessionId: string; partId: string | undefined; readAt?: string }
   | { view: 'project-name'; name: string }
   | { view: 'missing'; address: string };
 
@@ -70,11 +70,13 @@ export function routeFromHash(hash: string): Route | undefined {
     if (sessionId === undefined || sessionId === '') return undefined;
     const params = paramsOf(session[2]);
     // `?part=` was the address before the panel spoke of messages: old links open at the same place.
-    return { view: 'session', sessionId, partId: params.message ?? params.part };
+    const partId = params.message ?? params.part;
+    // `?at=`: where the reader was (readingHref), opened there without a hit's highlight; a named message wins.
+    return partId === undefined && params.at !== undefined && params.at !== '' ? { view: 'session', sessionId, partId, readAt: params.at } : { view: 'session', sessionId, partId };
   }
-  const project = /^#\/projects\/([^?/]+)\/?$/.exec(hash);
+  const project = /^#\/projects\/([^?/]+)\/?(?:\?(.*))?$/.exec(hash);
   if (project) {
-    if (PROJECT_KEY_SHAPE.test(project[1]!)) return { view: 'projects', params: {}, projectKey: project[1]! };
+    if (PROJECT_KEY_SHAPE.test(project[1]!)) return { view: 'projects', params: paramsOf(project[2]), projectKey: project[1]! };
     const name = decoded(project[1]!);
     return name === undefined || name.trim() === '' ? undefined : { view: 'project-name', name };
   }
@@ -95,9 +97,9 @@ export function routeFromAddress(hash: string): Route | undefined {
   return routeFromHash(hash) ?? { view: 'missing', address: hash };
 }
 
-/** One project, as a view of its own. */
-export function projectHref(projectKey: string): string {
-  return `#/projects/${projectKey}`;
+/** One project, as a view of its own, with the pages of its conversations shown (`?pages=…`, read as a search's: pagesFrom; none for the first). */
+export function projectHref(projectKey: string, pages = 1): string {
+  return pages > 1 ? `#/projects/${projectKey}?pages=${pages}` : `#/projects/${projectKey}`;
 }
 
 /** The place named by the address, or undefined when the fragment names none (a conversation is no place). */
@@ -106,9 +108,20 @@ export function placeFromHash(hash: string): PlaceId | undefined {
   return route && placeOf(route);
 }
 
-/** One conversation, opened at the message holding `partId` (a search hit) when given: the address says `message`, as the panel does. */
+/**
+ * One conversation, opened at the message holding `partId` when given: a message named to the person
+ * (a search hit, a link to it), shown highlighted and opened. The address says `message`, as the panel does.
+ */
 export function sessionHref(sessionId: string, partId?: string): string {
   return `#/sessions/${encodeURIComponent(sessionId)}${partId === undefined ? '' : `?message=${encodeURIComponent(partId)}`}`;
+}
+
+/**
+ * One conversation, opened where the reader was (at the message holding `partId`): the place the viewer
+ * keeps in the address as they read (`at`), not a message named to them, so nothing is highlighted.
+ */
+export function readingAtHref(sessionId: string, partId: string): string {
+  return `#/sessions/${encodeURIComponent(sessionId)}?at=${encodeURIComponent(partId)}`;
 }
 
 /** A search with its query and filters; empty values are left out. */

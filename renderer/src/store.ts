@@ -23,6 +23,8 @@ export interface PanelState {
   searchFocus: number;
   /** Set while the view shown says a conversation or project is not in Steward, so the window title says "Not found". */
   notFound: boolean;
+  /** What the view shown is called while it shows it (a conversation's name, a project's, a search's words), for the window title (see viewName). */
+  viewTitle: string | undefined;
 }
 
 export const usePanel = create<PanelState>()(() => ({
@@ -37,6 +39,7 @@ export const usePanel = create<PanelState>()(() => ({
   route: { view: DEFAULT_PLACE, params: {} },
   searchFocus: 0,
   notFound: false,
+  viewTitle: undefined,
 }));
 
 /** Bumped by every `app.status` event, so an older `App.Info` reply never overwrites a newer status. */

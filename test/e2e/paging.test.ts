@@ -8,6 +8,8 @@ import { eventually, launchChromium, makeTempDir, openPanel, startServe, type Se
 const GREENHOUSE = '/work/greenhouse';
 /** Thirty-one conversations: more than the 25 a project's list shows at first. */
 const SHORT_SESSIONS = 30;
+/** A project whose conversations take four pages of 25 (the last one short). */
+const NURSERY_SESSIONS = 80;
 /** More messages than the 200 a conversation's first page holds. */
 const LONG_MESSAGES = 205;
 const HOUR_MS = 3_600_000;
@@ -39,6 +41,7 @@ describe('paging through conversations, messages and matches', () => {
   let steward: ServedSteward;
   let browser: Browser;
   let greenhouse: string;
+  let nursery: string;
 
   beforeAll(async () => {
     const roots = makeTempDir('steward-e2e-paging-');
@@ -51,6 +54,14 @@ describe('paging through conversations, messages and matches', () => {
       writeJsonl(join(dir, `${sessionId}.jsonl`), [
         claudeLine({ sessionId, cwd: GREENHOUSE, ts: new Date(at), text: `Check seedling tray ${i}` }),
         claudeLine({ sessionId, cwd: GREENHOUSE, ts: new Date(at + 1000), type: 'assistant', text: `Seedling tray ${i} is watered.` }),
+      ]);
+    }
+    for (let i = 0; i < NURSERY_SESSIONS; i++) {
+      const sessionId = `nursery-${i}`;
+      const at = base - 4 * HOUR_MS + i * 60_000;
+      writeJsonl(join(claude, 'projects', '-work-nursery', `${sessionId}.jsonl`), [
+        claudeLine({ sessionId, cwd: '/work/nursery', ts: new Date(at), text: `Repot cutting ${i}` }),
+        claudeLine({ sessionId, cwd: '/work/nursery', ts: new Date(at + 1000), type: 'assistant', text: `Cutting ${i} is repotted.` }),
       ]);
     }
     writeJsonl(
@@ -73,8 +84,10 @@ describe('paging through conversations, messages and matches', () => {
     );
     steward = await startServe({ claudeRoots: [claude] });
     browser = await launchChromium();
-    await eventually('the start-up sweep imported the fixture (its short conversations, long-1, long-2 and archive-1)', async () => ((await steward.rpc('Sessions.List', { limit: 200 })).sessions.length === SHORT_SESSIONS + 3 ? true : undefined), 30_000);
-    greenhouse = (await steward.rpc('Projects.List', {})).projects.find((p) => p.name === 'greenhouse')!.projectKey;
+    await eventually('the start-up sweep imported the fixture (its short conversations, the nursery’s, long-1, long-2 and archive-1)', async () => ((await steward.rpc('Sessions.List', { limit: 200 })).sessions.length === SHORT_SESSIONS + 3 + NURSERY_SESSIONS ? true : undefined), 30_000);
+    const projects = (await steward.rpc('Projects.List', {})).projects;
+    greenhouse = projects.find((p) => p.name === 'greenhouse')!.projectKey;
+    nursery = projects.find((p) => p.name === 'nursery')!.projectKey;
   });
 
   afterAll(async () => {
@@ -130,7 +143,7 @@ describe('paging through conversations, messages and matches', () => {
     // not one an earlier scroll (Later messages landing on its first new message) left there.
     const namedInView = () =>
       page.evaluate(() => {
-        const partId = new URLSearchParams(window.location.hash.split('?')[1] ?? '').get('message');
+        const partId = new URLSearchParams(window.location.hash.split('?')[1] ?? '').get('at');
         const named = partId === null ? null : document.getElementById(`message-${partId.slice(0, partId.lastIndexOf(':'))}`);
         const box = named?.getBoundingClientRect();
         return box !== undefined && box.bottom > 0 && box.top < window.innerHeight;
@@ -184,10 +197,92 @@ describe('paging through conversations, messages and matches', () => {
     expect(await page.getByRole('button', { name: 'Later messages' }).count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Latest messages' }).count()).toBe(0);
     expect(await page.evaluate(() => document.activeElement?.closest('article.message')?.textContent ?? '')).toContain('Window line 804');
-    await eventually('the address names where the reader is', async () => (page.url().includes('?message=') ? true : undefined));
+    await eventually('the address names where the reader is', async () => (page.url().includes('?at=') ? true : undefined));
     await page.getByRole('button', { name: 'Earlier messages' }).click();
     await eventually('the page before is added', async () => ((await messages.count()) === 400 ? true : undefined));
     expect(await messages.first().innerText()).toContain('Window line 405');
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  // QA: a reload after "Latest messages" showed the message the address kept expanded with the hit's outline, as if opened from a search.
+  it('a reload after "Latest messages" opens where the reader was, plainly: no hit outlined; a link naming a message still outlines it', async () => {
+    const { page, problems } = await openPanel(browser, steward);
+    await page.evaluate(() => (window.location.hash = '#/sessions/long-2'));
+    const messages = page.locator('main[data-place="session"] article.message');
+    await eventually('the first page of messages is shown', async () => ((await messages.count()) === 200 ? true : undefined));
+    await page.getByRole('button', { name: 'Latest messages' }).click();
+    await eventually('the last 200 messages are shown', async () => ((await messages.count()) === 200 && (await messages.last().innerText()).includes('Window line 804') ? true : undefined));
+    await eventually('the address keeps where the reader is', async () => (page.url().includes('?at=') ? true : undefined));
+    const kept = new URLSearchParams(page.url().split('?')[1]).get('at')!;
+    expect(page.url()).not.toContain('message=');
+    await page.reload();
+    const held = page.locator(`main[data-place="session"] [data-part="${kept}"]`);
+    await held.waitFor();
+    await eventually('the reload opens at the message kept, in view', async () =>
+      (await held.evaluate((el) => {
+        const box = el.getBoundingClientRect();
+        return box.bottom > 0 && box.top < window.innerHeight;
+      }))
+        ? true
+        : undefined,
+    );
+    await page.waitForTimeout(300);
+    expect(await page.locator('.part--hit').count()).toBe(0);
+    // The message kept is focused as a message, not as a hit.
+    expect(await page.evaluate(() => document.activeElement?.matches('article.message') ?? false)).toBe(true);
+    // The tab says which conversation it is.
+    expect(await page.title()).toMatch(/^Window line 0 · Steward/);
+    // A link naming that message (a search hit, an old bookmark) opens it outlined, as before.
+    await page.evaluate((id) => (window.location.hash = `#/sessions/long-2?message=${encodeURIComponent(id)}`), kept);
+    await page.locator(`.part--hit[data-part="${kept}"]`).waitFor();
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  // QA: a project's conversations paged with "More conversations" were in no address: Back from the oldest, or a reload, showed the first 25 at the top.
+  it('a project keeps the conversations paged in its address: Back from the oldest and a reload show them again, the one opened focused and in view', async () => {
+    const { page, problems } = await openPanel(browser, steward);
+    await page.evaluate((key) => (window.location.hash = `#/projects/${key}`), nursery);
+    const links = page.locator('.project-sessions__link');
+    await eventually('the first 25 conversations are listed', async () => ((await links.count()) === 25 ? true : undefined));
+    const entries = await page.evaluate(() => window.history.length);
+    const more = page.getByRole('button', { name: 'More conversations' });
+    for (let shown = 2; shown <= 4; shown += 1) {
+      await more.click();
+      await eventually(`page ${shown} is added`, async () => ((await links.count()) === Math.min(25 * shown, NURSERY_SESSIONS) ? true : undefined));
+      await eventually(`the address says ${shown} pages`, async () => ((await page.evaluate(() => window.location.hash)) === `#/projects/${nursery}?pages=${shown}` ? true : undefined));
+    }
+    // Replaced, not an entry per page: Back still leaves the project.
+    expect(await page.evaluate(() => window.history.length)).toBe(entries);
+    expect(await page.title()).toMatch(/^nursery · Projects · Steward/);
+    const focusedSession = () => page.evaluate(() => document.activeElement?.getAttribute('data-session'));
+    const inView = (sessionId: string) =>
+      page.locator(`.project-sessions__link[data-session="${sessionId}"]`).evaluate((el) => {
+        const box = el.getBoundingClientRect();
+        return box.top >= 0 && box.bottom <= window.innerHeight;
+      });
+    // The browser's Back, and the browser's after the conversation was reloaded (which empties the page's script).
+    for (const back of ['browser', 'reload'] as const) {
+      const oldest = links.last();
+      await oldest.scrollIntoViewIfNeeded();
+      const sessionId = (await oldest.getAttribute('data-session'))!;
+      expect(sessionId).toBe('nursery-0');
+      await oldest.click();
+      await page.locator('main[data-place="session"] .conversation').waitFor();
+      if (back === 'reload') {
+        await page.reload();
+        await page.locator('main[data-place="session"] .conversation').waitFor();
+      }
+      await page.goBack();
+      await eventually(`after the ${back}'s Back every page is listed`, async () => ((await links.count()) === NURSERY_SESSIONS ? true : undefined));
+      await eventually(`after the ${back}'s Back the conversation opened has the focus`, async () => ((await focusedSession()) === sessionId ? true : undefined));
+      expect(await inView(sessionId)).toBe(true);
+      expect(await page.evaluate(() => window.location.hash)).toBe(`#/projects/${nursery}?pages=4`);
+    }
+    await page.reload();
+    await eventually('a reload lists every page again', async () => ((await links.count()) === NURSERY_SESSIONS ? true : undefined));
+    expect(await more.count()).toBe(0);
     expect(problems).toEqual([]);
     await page.context().close();
   });

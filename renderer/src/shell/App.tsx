@@ -39,7 +39,7 @@ function useSearchShortcut(): void {
 
 /** What `main` shows for the route: a conversation, a project named by its name, nothing found, or the place. */
 function MainView({ route, place }: { route: Route; place: PlaceDefinition }): ReactElement {
-  if (route.view === 'session') return <SessionViewer key={route.sessionId} sessionId={route.sessionId} partId={route.partId} />;
+  if (route.view === 'session') return <SessionViewer key={route.sessionId} sessionId={route.sessionId} partId={route.partId} readAt={route.readAt} />;
   if (route.view === 'project-name') return <ProjectByName key={route.name} name={route.name} />;
   if (route.view === 'missing') return <NotFound address={route.address} />;
   const { Component } = place;
@@ -54,7 +54,8 @@ export function App(): ReactElement {
   const shown = usePanel((state) => shownState(state.status, state.connection));
   const notFound = usePanel((state) => state.notFound);
   const place = placeById(placeId);
-  const view = viewName(route, place, notFound);
+  const viewTitle = usePanel((state) => state.viewTitle);
+  const view = viewName(route, place, notFound, viewTitle);
   useSearchShortcut();
 
   // A place chosen in the side menu: once its view is shown, it is at its top with its heading focused (never on the first load).

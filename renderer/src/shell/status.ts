@@ -22,15 +22,31 @@ export function shownState(status: AppStatus | undefined, connection: Connection
   return status?.state ?? 'unknown';
 }
 
+/** The most characters of a view's own name the window title shows: a tab shows about as many. */
+export const TITLE_CHARS = 60;
+
+/** A name cut for the window title: at a word near TITLE_CHARS, with an ellipsis; on one line. */
+export function titleCut(name: string): string {
+  const line = name.replace(/\s+/g, ' ').trim();
+  if (line.length <= TITLE_CHARS) return line;
+  const cut = line.slice(0, TITLE_CHARS);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > TITLE_CHARS * 0.6 ? cut.slice(0, space) : cut).replace(/[\s,;:.…-]+$/, '')}…`;
+}
+
 /**
- * What `main` is marked as (tests and styles read it) and the window title calls it. A conversation or
- * project the view found missing is "Not found" in the title, as an address that names nothing is.
+ * What `main` is marked as (tests and styles read it) and the window title calls it: the view's own
+ * name when it gave one (`title`, see useViewTitle), cut to fit a tab: a conversation by its name, a
+ * project or a search by its name or words beside the place's. A conversation or project the view found
+ * missing is "Not found" in the title, as an address that names nothing is.
  */
-export function viewName(route: Route, place: { id: string; label: string }, notFound: boolean): { id: string; label: string } {
+export function viewName(route: Route, place: { id: string; label: string }, notFound: boolean, title?: string): { id: string; label: string } {
   if (route.view === 'missing') return { id: 'not-found', label: 'Not found' };
   const id = route.view === 'session' ? 'session' : place.id;
   if (notFound) return { id, label: 'Not found' };
-  return { id, label: route.view === 'session' ? 'Conversation' : place.label };
+  const own = title === undefined || title.trim() === '' ? undefined : titleCut(title);
+  if (route.view === 'session') return { id, label: own ?? 'Conversation' };
+  return { id, label: own === undefined ? place.label : `${own} · ${place.label}` };
 }
 
 /** "Projects · Steward", plus the state in a word whenever it is not simply up to date. */

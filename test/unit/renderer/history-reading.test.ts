@@ -60,18 +60,28 @@ describe('where the reader lands after more of a conversation or a search loaded
 describe('a project’s view after a conversation or the project itself went away', () => {
   const key = 'p_0123456789abcdef';
 
-  it('Back from a conversation opened from the project gives that conversation the focus, once', () => {
-    conversationOpened(key, 'session-1');
-    expect(conversationToReturnTo('p_fedcba9876543210')).toBeUndefined();
-    expect(conversationToReturnTo(key)).toBe('session-1');
-    expect(takeConversationToReturnTo(key)).toBe('session-1');
-    expect(conversationToReturnTo(key)).toBeUndefined();
+  /** A tab's history entry, as the page has it: its state, replaced in place (the address stays). */
+  const entry = (state: unknown = null) => {
+    const at = { state, replaceState: (next: unknown) => void (at.state = next) };
+    return at;
+  };
+
+  // QA: Back from a conversation opened from a project's later pages showed the list at its top; kept by the project's own entry, a reload of the conversation keeps it too.
+  it('Back from a conversation opened from the project gives that conversation the focus, once: the project’s history entry keeps it', () => {
+    const project = entry({ panelDepth: 2 });
+    conversationOpened('session-1', project);
+    expect(project.state).toEqual({ panelDepth: 2, projectOpened: 'session-1' });
+    expect(conversationToReturnTo(project)).toBe('session-1');
+    expect(takeConversationToReturnTo(project)).toBe('session-1');
+    expect(project.state).toEqual({ panelDepth: 2 });
+    expect(conversationToReturnTo(project)).toBeUndefined();
+    expect(takeConversationToReturnTo(entry('x'))).toBeUndefined();
   });
 
-  it('a project opened afresh from the list starts at its heading', () => {
-    conversationOpened(key, 'session-1');
+  it('a project opened afresh from the list starts at its heading: its entry is a new one', () => {
+    conversationOpened('session-1', entry());
     openedFromList(key);
-    expect(conversationToReturnTo(key)).toBeUndefined();
+    expect(conversationToReturnTo(entry({ panelDepth: 3 }))).toBeUndefined();
   });
 
   it('the list says a project was forgotten, until it has said so', () => {

@@ -24,16 +24,17 @@ describe('the message at the top of the window', () => {
 });
 
 describe('the address a reading position gives', () => {
-  it('names the topmost message by its first part, as a search hit does, so a reload opens there', () => {
+  // QA: a reload after "Latest messages" showed the message the address kept expanded, outlined as a search hit.
+  it('names the topmost message by its first part as where the reader is (`at`), not as a message named to them, so a reload opens there plainly', () => {
     const href = readingHref({ sessionId: 's 1', messages: MESSAGES, topmost: 1, hasEarlier: false, hitInView: false });
-    expect(href).toBe('#/sessions/s%201?message=cc%3Ab%3A0');
-    expect(routeFromHash(href!)).toEqual({ view: 'session', sessionId: 's 1', partId: 'cc:b:0' });
+    expect(href).toBe('#/sessions/s%201?at=cc%3Ab%3A0');
+    expect(routeFromHash(href!)).toEqual({ view: 'session', sessionId: 's 1', partId: undefined, readAt: 'cc:b:0' });
   });
 
   it('is the plain address at the conversation’s very start', () => {
     expect(readingHref({ sessionId: 's1', messages: MESSAGES, topmost: 0, hasEarlier: false, hitInView: false })).toBe('#/sessions/s1');
     // The first message shown is not the first of the conversation when earlier ones are still to load.
-    expect(readingHref({ sessionId: 's1', messages: MESSAGES, topmost: 0, hasEarlier: true, hitInView: false })).toBe('#/sessions/s1?message=cc%3Aa%3A0');
+    expect(readingHref({ sessionId: 's1', messages: MESSAGES, topmost: 0, hasEarlier: true, hitInView: false })).toBe('#/sessions/s1?at=cc%3Aa%3A0');
   });
 
   it('leaves the address of a search hit alone while the hit is still in view', () => {

@@ -1,27 +1,34 @@
 import { useEffect, useRef, useState, type ReactElement, type RefObject } from 'react';
-import type { EventPayload, SessionSummary } from '../../../../core/api/index.js';
+import type { EventPayload } from '../../../../core/api/index.js';
 import { conversationName, Button, ConfirmInPlace, countOf, ErrorBanner, formatDuration, formatRelativeTime, Panel } from '../../components/index.js';
-import { useAction, useCall, useEvent } from '../../hooks.js';
-import { sessionHref } from '../../navigation.js';
+import { useAction, useEvent } from '../../hooks.js';
+import { opensHere, sessionHref } from '../../navigation.js';
 import { LostCheckStatus, useLostWhenAsked, type Loss } from '../sessions/SessionHeader.js';
 import { conversationOpened, forgettingSentence, takeConversationToReturnTo } from './opened.js';
+import { cappedWords, useProjectPages } from './pages.js';
 import { useWiping, WipeChoice } from './WipeChoice.js';
 
 /**
- * Where the focus goes in a project's list. Back from a conversation opened here: its link (the
- * heading when it is on a page not loaded again). More conversations is disabled while it loads and
- * gone after the last page: the first new conversation takes the focus.
+ * Where the focus goes in a project's list. Back from a conversation opened here (after a reload too):
+ * once every page the address names is shown, its link, in the middle of the window (the heading when
+ * it is not among them). More conversations is disabled while it loads and gone after the last page:
+ * the first new conversation takes the focus.
  */
-function useListFocus(projectKey: string, loaded: boolean, count: number): { list: RefObject<HTMLUListElement | null>; button: RefObject<HTMLButtonElement | null>; landAt: (index: number) => void } {
+function useListFocus(loaded: boolean, count: number): { list: RefObject<HTMLUListElement | null>; button: RefObject<HTMLButtonElement | null>; landAt: (index: number) => void } {
   const list = useRef<HTMLUListElement>(null);
   const button = useRef<HTMLButtonElement>(null);
   const [landing, setLanding] = useState<number>();
   useEffect(() => {
-    const sessionId = loaded ? takeConversationToReturnTo(projectKey) : undefined;
+    const sessionId = loaded ? takeConversationToReturnTo() : undefined;
     if (sessionId === undefined) return;
     const link = list.current?.querySelector<HTMLAnchorElement>(`a[data-session="${CSS.escape(sessionId)}"]`);
-    (link ?? document.querySelector<HTMLElement>('#main h1'))?.focus();
-  }, [projectKey, loaded]);
+    if (!link) {
+      document.querySelector<HTMLElement>('#main h1')?.focus();
+      return;
+    }
+    link.focus({ preventScroll: true });
+    link.scrollIntoView({ block: 'center' });
+  }, [loaded]);
   useEffect(() => {
     if (landing === undefined || count <= landing) return;
     setLanding(undefined);
@@ -30,43 +37,31 @@ function useListFocus(projectKey: string, loaded: boolean, count: number): { lis
   return { list, button, landAt: setLanding };
 }
 
-/** A project's conversations, newest first: title (or first request), when, with which agent, how long, how many messages. */
-export function ProjectSessions({ projectKey }: { projectKey: string }): ReactElement {
-  // Titles with secrets redacted (a list is read on a shared screen too); the conversation's page can show them.
-  const first = useCall('Sessions.List', { projectKey, limit: 25, redact: true }, { refreshOn: ['sweep.tick', 'history.changed'] });
-  const next = useAction('Sessions.List');
-  // The pages after the first, for the first page they follow; a refreshed first page starts over.
-  const [extra, setExtra] = useState<{ after: typeof first.data; sessions: SessionSummary[]; cursor: string | undefined } | undefined>();
-  const more = extra?.after === first.data ? extra : undefined;
-  const sessions = [...(first.data?.sessions ?? []), ...(more?.sessions ?? [])];
-  const cursor = more ? more.cursor : first.data?.cursor;
-  const focus = useListFocus(projectKey, first.data !== undefined, sessions.length);
+/**
+ * A project's conversations, newest first: title (or first request), when, with which agent, how long,
+ * how many messages. The pages shown are in the address (`?pages=…`), so a reload and Back show them again.
+ */
+export function ProjectSessions({ projectKey, pages: asked = 1 }: { projectKey: string; pages?: number }): ReactElement {
+  const pages = useProjectPages(projectKey, asked);
+  const sessions = pages.list?.sessions ?? [];
+  const cursor = pages.list?.cursor;
+  const focus = useListFocus(pages.list !== undefined && !pages.loading, sessions.length);
   const loadMore = () => {
-    const after = first.data;
-    if (!cursor || next.busy) return;
     const shown = sessions.length;
-    void next.run({ projectKey, limit: 25, cursor, redact: true }).then((page) => {
+    void pages.more().then((page) => {
       // Nothing new (or a failure): the button, still there, takes the focus back.
       if (!page || page.sessions.length === 0) focus.button.current?.focus();
       else focus.landAt(shown);
-      if (page) setExtra((previous) => ({ after, sessions: [...(previous && previous.after === after ? previous.sessions : []), ...page.sessions], cursor: page.cursor }));
     });
   };
   return (
     <Panel title="Conversations">
-      <ErrorBanner
-        title="The conversations could not be loaded."
-        error={first.error ?? next.error}
-        onRetry={() => {
-          next.reset();
-          first.reload();
-        }}
-      />
-      {first.data !== undefined && sessions.length === 0 && <p className="muted">No conversation of this project is stored.</p>}
+      <ErrorBanner title="The conversations could not be loaded." error={pages.error} onRetry={pages.retry} />
+      {pages.list !== undefined && sessions.length === 0 && <p className="muted">No conversation of this project is stored.</p>}
       <ul className="project-sessions" ref={focus.list}>
         {sessions.map((s) => (
           <li key={s.sessionId}>
-            <a href={sessionHref(s.sessionId)} className="project-sessions__link" data-session={s.sessionId} onClick={() => conversationOpened(projectKey, s.sessionId)}>
+            <a href={sessionHref(s.sessionId)} className="project-sessions__link" data-session={s.sessionId} onClick={(event) => opensHere(event) && conversationOpened(s.sessionId)}>
               {conversationName(s)}
             </a>
             <span className="project-sessions__meta">
@@ -79,8 +74,9 @@ export function ProjectSessions({ projectKey }: { projectKey: string }): ReactEl
           </li>
         ))}
       </ul>
+      {pages.capped !== undefined && <p className="muted">{cappedWords(pages.capped)}</p>}
       {cursor && (
-        <Button ref={focus.button} onClick={loadMore} disabled={next.busy} aria-busy={next.busy}>
+        <Button ref={focus.button} onClick={loadMore} disabled={pages.busy} aria-busy={pages.busy}>
           More conversations
         </Button>
       )}

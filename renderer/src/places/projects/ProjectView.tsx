@@ -1,8 +1,10 @@
 import { useEffect, useRef, useState, type ReactElement } from 'react';
 import type { Tombstone } from '../../../../core/api/index.js';
 import { Button, EmptyState, ErrorBanner, formatPastTime, PathText, PlaceHeader } from '../../components/index.js';
-import { useCall } from '../../hooks.js';
+import { useCall, useViewTitle } from '../../hooks.js';
+import { usePanel } from '../../store.js';
 import { NotFoundTitle } from '../not-found/index.js';
+import { pagesFrom } from '../search/filters.js';
 import { NotesFolder, ProjectNotes } from './ProjectNotes.js';
 import { ProjectFacts } from './ProjectFacts.js';
 import { ForgetProject, ProjectSessions } from './ProjectSessions.js';
@@ -83,8 +85,10 @@ export function ProjectView({ projectKey }: { projectKey: string }): ReactElemen
   const heading = useRef<HTMLDivElement>(null);
   const p = project.data;
   // Back from one of its conversations, the conversation's link takes the focus (ProjectSessions), not the heading.
-  const [returning] = useState(() => conversationToReturnTo(projectKey) !== undefined);
+  const [returning] = useState(() => conversationToReturnTo() !== undefined);
+  const pages = usePanel((state) => (state.route.view === 'projects' ? pagesFrom(state.route.params) : 1));
   useEscapeBack(projectKey);
+  useViewTitle(p?.name);
   useEffect(() => {
     if (!returning) heading.current?.querySelector('h1')?.focus();
   }, [p === undefined, returning]);
@@ -121,7 +125,7 @@ export function ProjectView({ projectKey }: { projectKey: string }): ReactElemen
           </div>
           <ProjectFacts project={p} onChanged={project.reload} />
           <NotesFolder project={p} />
-          <ProjectSessions projectKey={projectKey} />
+          <ProjectSessions projectKey={projectKey} pages={pages} />
           <ProjectNotes project={p} />
         </>
       )}

@@ -13,14 +13,9 @@ export function forgettingSentence(progress: EventPayload<'forget.progress'> | u
 let lastOpened: string | undefined;
 /** Whether the open view was reached from the list, so Back can return through history. */
 let fromList = false;
-/** The conversation opened last from a project's list: Back to the project gives its link the focus again. */
-let openedConversation: { projectKey: string; sessionId: string } | undefined;
-
 export function openedFromList(projectKey: string): void {
   lastOpened = projectKey;
   fromList = true;
-  // A project opened afresh starts at its heading, not at a conversation opened from it before.
-  openedConversation = undefined;
 }
 
 /** The list is showing again (by Back, Escape or an address): the next view is not reached from it until a row is opened. */
@@ -41,19 +36,34 @@ export function backToList(projectKey: string): void {
   } else window.location.hash = placeHref('projects');
 }
 
-export function conversationOpened(projectKey: string, sessionId: string): void {
-  openedConversation = { projectKey, sessionId };
+/**
+ * The conversation opened from a project's list is kept in the project's own history entry
+ * (`history.state`), not in the page's script: Back finds it there after the conversation was reloaded
+ * too, as Search keeps the match opened (search/Results.tsx); a project opened afresh is a new entry,
+ * and starts at its heading.
+ */
+const OPENED = 'projectOpened';
+
+type Entry = Pick<History, 'state' | 'replaceState'>;
+
+const stateOf = (entry: Entry): Record<string, unknown> => (typeof entry.state === 'object' && entry.state !== null ? (entry.state as Record<string, unknown>) : {});
+
+/** A conversation opened from the project's list in this tab: the entry shown (the project) remembers it, beside whatever else it holds. */
+export function conversationOpened(sessionId: string, entry: Entry = window.history): void {
+  entry.replaceState({ ...stateOf(entry), [OPENED]: sessionId }, '');
 }
 
-/** The conversation of this project to give the focus back to, if the person comes back from one (the view's heading then keeps its hands off the focus). */
-export function conversationToReturnTo(projectKey: string): string | undefined {
-  return openedConversation?.projectKey === projectKey ? openedConversation.sessionId : undefined;
+/** The conversation to give the focus back to, if the person comes back from one (the view's heading then keeps its hands off the focus). */
+export function conversationToReturnTo(entry: Entry = window.history): string | undefined {
+  const sessionId = stateOf(entry)[OPENED];
+  return typeof sessionId === 'string' ? sessionId : undefined;
 }
 
-/** As conversationToReturnTo, once. */
-export function takeConversationToReturnTo(projectKey: string): string | undefined {
-  const sessionId = conversationToReturnTo(projectKey);
-  openedConversation = undefined;
+/** As conversationToReturnTo, once: the entry forgets it. */
+export function takeConversationToReturnTo(entry: Entry = window.history): string | undefined {
+  const { [OPENED]: sessionId, ...rest } = stateOf(entry);
+  if (typeof sessionId !== 'string') return undefined;
+  entry.replaceState(rest, '');
   return sessionId;
 }
 

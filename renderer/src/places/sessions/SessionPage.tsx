@@ -1,6 +1,7 @@
 import { useEffect, useLayoutEffect, useRef, useState, type ReactElement, type ReactNode } from 'react';
+import type { SessionMessage } from '../../../../core/api/index.js';
 import { conversationName, Button, ErrorBanner, PlaceHeader } from '../../components/index.js';
-import { useClient, useEvent } from '../../hooks.js';
+import { useClient, useEvent, useViewTitle } from '../../hooks.js';
 import { toRpcError, type StewardRpcError } from '../../transport.js';
 import { Conversation } from './Conversation.js';
 import { exportConversation, saveFile } from './export.js';
@@ -137,6 +138,26 @@ export function landingOf(page: Pick<Document, 'getElementById' | 'querySelector
 }
 
 /**
+ * Where a conversation reopened at the reader's kept position lands: the message holding `readAt`, at
+ * the window's top as it was read (the address names the topmost message in view), focused as a whole
+ * message, not as a hit; the heading when the page does not hold it.
+ */
+export function positionLanding(page: Pick<Document, 'getElementById' | 'querySelector'>, messages: readonly SessionMessage[], readAt: string): HTMLElement | null {
+  const message = messages.find((m) => m.parts.some((p) => p.partId === readAt));
+  return (message === undefined ? null : page.getElementById(messageElementId(message.messageId))) ?? page.querySelector<HTMLElement>('#main h1');
+}
+
+/**
+ * The conversation's name as the page shows it redacted: the window title (a tab, the taskbar, the
+ * browser's history) keeps it so while the person reads with secrets shown.
+ */
+function useRedactedName(name: string, showSecrets: boolean): string | undefined {
+  const [redacted, setRedacted] = useState(showSecrets ? undefined : name);
+  if (!showSecrets && redacted !== name) setRedacted(name);
+  return redacted;
+}
+
+/**
  * A loaded conversation: its facts and actions, then its messages with earlier and later ones a page at a
  * time. `showSecrets`: the page is read as written, not redacted (the person ticked "Show secrets").
  * `notice`: what the viewer has to say of how it came to show it (a check that brought it back).
@@ -145,6 +166,7 @@ export function landingOf(page: Pick<Document, 'getElementById' | 'querySelector
 export function SessionPage({
   sessionId,
   partId,
+  readAt,
   page,
   pages,
   showSecrets,
@@ -154,6 +176,8 @@ export function SessionPage({
 }: {
   sessionId: string;
   partId: string | undefined;
+  /** The reading position the address kept (`?at=`): opened there, with no hit's highlight. */
+  readAt?: string | undefined;
   page: Page;
   pages: SessionPages;
   showSecrets: boolean;
@@ -172,13 +196,22 @@ export function SessionPage({
     // The hit is shown where the eye lands, highlighted, and takes the focus for keyboard readers (the
     // heading does, opened at the start), once per opening: earlier or later messages loaded since, or
     // the page loaded again for Show secrets, leave the reader (and the focus) where they are.
-    if (!opened || landedAt.current === (partId ?? '')) return;
-    landedAt.current = partId ?? '';
+    // Reopened at the reader's kept position, it lands there as it was read, plainly.
+    const at = partId ?? readAt ?? '';
+    if (!opened || landedAt.current === at) return;
+    landedAt.current = at;
+    if (partId === undefined && readAt !== undefined) {
+      const message = positionLanding(document, opened.messages, readAt);
+      message?.scrollIntoView({ block: 'start' });
+      message?.focus({ preventScroll: true });
+      return;
+    }
     const landing = landingOf(document, partId);
     if (partId !== undefined) landing?.scrollIntoView({ block: 'center' });
     landing?.focus({ preventScroll: true });
-  }, [opened, partId]);
+  }, [opened, partId, readAt]);
   const s = page.session;
+  useViewTitle(useRedactedName(conversationName(s), showSecrets));
   return (
     <>
       <PlaceHeader title={conversationName(s)} description={<Facts session={s} />} actions={<BackButton />} />

@@ -285,14 +285,16 @@ function useViewerCheck(reload: () => void): Check {
 }
 
 /**
- * One conversation at `#/sessions/<id>`, opened at the search hit (or the reading position) `partId` when
- * given. While it is not held (forgotten here, or not found), every settled check or import asks for it
+ * One conversation at `#/sessions/<id>`, opened at the message named to the person (`partId`: a search
+ * hit, a link to a message), highlighted, or at the reading position the viewer kept (`readAt`), plainly.
+ * While it is not held (forgotten here, or not found), every settled check or import asks for it
  * again, so once one brings it back it shows, without a reload.
  */
-export function SessionViewer({ sessionId, partId }: { sessionId: string; partId: string | undefined }): ReactElement {
+export function SessionViewer({ sessionId, partId, readAt }: { sessionId: string; partId: string | undefined; readAt?: string | undefined }): ReactElement {
   // Secrets redacted unless the person asks, each time: the viewer is keyed by conversation, so the choice is not kept for the next.
   const [showSecrets, setShowSecrets] = useState(false);
-  const pages = useSessionPages(sessionId, partId, !showSecrets);
+  const opensAt = partId ?? readAt;
+  const pages = useSessionPages(sessionId, opensAt, !showSecrets);
   const [forgotten, setForgotten] = useState<{ wipeAsked: boolean; openedThen: Page | undefined }>();
   const check = useViewerCheck(pages.reload);
   const shows = viewerShows(forgotten, pages);
@@ -304,12 +306,13 @@ export function SessionViewer({ sessionId, partId }: { sessionId: string; partId
     if (held) heldAgain(sessionId);
   }, [held, sessionId]);
   if (shows === 'forgotten') return <Forgotten sessionId={sessionId} wipeAsked={forgotten?.wipeAsked} check={check} />;
-  if ((shows === 'not-loaded' || shows === 'message-missing') && pages.error) return <NotLoaded sessionId={sessionId} partId={partId} error={pages.error} onRetry={pages.reload} check={check} />;
+  if ((shows === 'not-loaded' || shows === 'message-missing') && pages.error) return <NotLoaded sessionId={sessionId} partId={opensAt} error={pages.error} onRetry={pages.reload} check={check} />;
   if (!pages.page) return <p className="muted">Loading the conversation…</p>;
   return (
     <SessionPage
       sessionId={sessionId}
       partId={partId}
+      readAt={readAt}
       page={pages.page}
       pages={pages}
       showSecrets={showSecrets}

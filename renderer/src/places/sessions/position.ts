@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import type { SessionMessage } from '../../../../core/api/index.js';
-import { replaceAddress, sessionHref } from '../../navigation.js';
+import { readingAtHref, replaceAddress, sessionHref } from '../../navigation.js';
 import { messageElementId } from './reading.js';
 
 /** How often, at most, the address follows the scroll: often enough to keep the place, rarely enough to cost nothing. */
@@ -26,8 +26,8 @@ export function topmostIndex(count: number, bottomOf: (i: number) => number, edg
 
 /**
  * The address of where the reader is: the conversation opened at its topmost message in view (by the
- * message's first part, the `?message=` a search hit uses, so the same restore opens the page around
- * it), or its plain address at its very start. Undefined, to leave the address alone, while a search
+ * message's first part, as `?at=`: the page opens around it as around a search hit, but a reload shows
+ * no hit's highlight, since no one named it), or its plain address at its very start. Undefined, to leave the address alone, while a search
  * hit the conversation was opened at is still in view (`hitInView`): it keeps its address, and its
  * highlight, until the reader moves away from it; and with no message in view.
  */
@@ -35,7 +35,7 @@ export function readingHref(at: { sessionId: string; messages: readonly SessionM
   if (at.hitInView || at.topmost === undefined) return undefined;
   if (at.topmost === 0 && !at.hasEarlier) return sessionHref(at.sessionId);
   const partId = at.messages[at.topmost]?.parts[0]?.partId;
-  return partId === undefined ? undefined : sessionHref(at.sessionId, partId);
+  return partId === undefined ? undefined : readingAtHref(at.sessionId, partId);
 }
 
 /**
