@@ -121,7 +121,10 @@ function clearBadTimes(db: Db): void {
   // a bad time says it too. Only those are spanned again, from the parts: a span a valid line gave stays.
   // The sessions table is small beside parts (one row per conversation): read whole, once.
   const span = (agg: 'MIN' | 'MAX') => `(SELECT ${agg}(p.ts) FROM parts p INDEXED BY parts_session_ts WHERE p.session_id = sessions.session_id AND p.ts BETWEEN @lo AND @hi AND p.ts_inferred = 0)`;
-  db.prepare(`UPDATE sessions SET first_ts = ${span('MIN')}, last_ts = ${span('MAX')} WHERE first_ts NOT BETWEEN @lo AND @hi OR last_ts NOT BETWEEN @lo AND @hi`).run(bounds);
+  // Each end on its own: a good first time beside a bad last one stays (retention may have taken the
+  // parts that said it, and the transcript may be gone).
+  const kept = (column: string, agg: 'MIN' | 'MAX') => `CASE WHEN ${column} BETWEEN @lo AND @hi THEN ${column} ELSE ${span(agg)} END`;
+  db.prepare(`UPDATE sessions SET first_ts = ${kept('first_ts', 'MIN')}, last_ts = ${kept('last_ts', 'MAX')} WHERE first_ts NOT BETWEEN @lo AND @hi OR last_ts NOT BETWEEN @lo AND @hi`).run(bounds);
   db.prepare("UPDATE spool SET ts = NULL WHERE kind = 'part' AND ts NOT BETWEEN @lo AND @hi").run(bounds);
   if (bad.length > 0) placeAgain(db, bad.map(([, session]) => session));
 }

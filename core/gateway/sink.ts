@@ -82,6 +82,9 @@ export interface WriteResult extends FlushResult {
 }
 
 const STEP_ROWS = 250;
+/** How far up a chain of parents #descendsFrom looks: conversations branch a few times, not hundreds. */
+const MAX_DEPTH = 64;
+
 /** Messages continuations wait for (Sink.#follow), kept in memory: the oldest go past this. */
 const MAX_AWAITED = 4096;
 
@@ -144,6 +147,7 @@ export class Sink {
   readonly #adoptSubagents;
   readonly #messageHolder;
   readonly #adoptFollower;
+  readonly #parentOf;
   /** Message (part id prefix) → the sessions whose first line follows it, waiting for it to be stored (see #follow). */
   readonly #awaited = new Map<string, Set<string>>();
   readonly #deleteUpTo;
@@ -206,6 +210,7 @@ export class Sink {
     );
     // A range of the part_id key: the parts of one message, whichever session holds them.
     this.#messageHolder = db.prepare('SELECT session_id, provider FROM parts WHERE part_id > ? AND part_id < ? LIMIT 1').raw();
+    this.#parentOf = db.prepare('SELECT parent_session_id FROM sessions WHERE session_id = ?').pluck();
     this.#adoptFollower = db.prepare(
       `UPDATE sessions SET parent_session_id = @parent, parent_kind = 'branch', updated_at = @now
        WHERE session_id = @id AND parent_session_id IS NULL AND provider = @provider`,
@@ -447,6 +452,12 @@ export class Sink {
     const merged = mergeSession(update, committed, parentKnown);
     if (!merged) return false;
     if (merged.parentSessionId === null && update.followsMessage !== null) this.#follow(merged, update.followsMessage);
+    // A branch never descends from itself (A's lines written after B's in B's file, a resume into the
+    // wrong file: anthropics/claude-code#30802): the link that would close a circle is not made.
+    if (merged.parentKind === 'branch' && merged.parentSessionId !== (committed?.parent_session_id ?? null) && this.#descendsFrom(merged.parentSessionId, merged.sessionId)) {
+      merged.parentSessionId = committed?.parent_session_id ?? null;
+      merged.parentKind = committed?.parent_kind ?? null;
+    }
     const projectKey = merged.projectCwd ? this.#projects.touch(merged.projectCwd, now) : null;
     this.#upsertSession.run({ ...merged, projectKey, now });
     // A subagent stored before its parent was known stood alone (mergeSession); a fresh import of
@@ -499,7 +510,19 @@ export class Sink {
     const waiting = this.#awaited.get(messageOf(part.partId));
     if (waiting === undefined) return;
     const now = Date.now();
-    for (const id of waiting) if (id !== part.sessionId) this.#adoptFollower.run({ id, parent: part.sessionId, provider: part.provider, now });
+    for (const id of waiting) if (!this.#descendsFrom(part.sessionId, id)) this.#adoptFollower.run({ id, parent: part.sessionId, provider: part.provider, now });
+  }
+
+  /**
+   * Whether `session` is `ancestor` or lies below it (its parent, its parent's parent…): a seek per
+   * step, at most MAX_DEPTH steps (a chain a circle an older build made would otherwise never end).
+   */
+  #descendsFrom(session: string | null, ancestor: string): boolean {
+    for (let at: string | null | undefined = session, step = 0; at !== null && at !== undefined && step < MAX_DEPTH; step += 1) {
+      if (at === ancestor) return true;
+      at = this.#parentOf.get(at) as string | null | undefined;
+    }
+    return false;
   }
 
   /** The rest of a large run is indexed by the background walk once the run ends (SearchIndex.defer). */

@@ -89,7 +89,8 @@ const callId = (meta: string | null): string | null => {
 
 /** The agent a subagent's session id names (a Claude subagent's), else null. */
 function agentIdOf(sessionId: string): string | null {
-  const at = sessionId.indexOf(AGENT_ID_MARK);
+  // The last mark: an agent id never holds one, a parent's id might.
+  const at = sessionId.lastIndexOf(AGENT_ID_MARK);
   return at < 0 ? null : sessionId.slice(at + AGENT_ID_MARK.length);
 }
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, posix, resolve, win32 } from 'node:path';
 
 const WINDOWS_DRIVE = /^[A-Za-z]:([\\/]|$)/;
@@ -194,11 +194,29 @@ function originUrl(config: string): string | null {
   return null;
 }
 
+/** What of a git file (HEAD, config, commondir, a `gitdir:` pointer) is read: they are a few hundred bytes. */
+const GIT_FILE_CAP = 256 * 1024;
+/** Opening a FIFO for reading waits for a writer unless non-blocking; a regular file reads as ever. */
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+
+/**
+ * A small git file, or null. The open handle must be a regular file and at most GIT_FILE_CAP bytes are
+ * read: the path comes from a transcript's cwd or a `gitdir:` pointer, and a FIFO there would hold the
+ * event loop for good, a link to /dev/zero read until memory ran out (as transcripts' readSmallFile).
+ */
 function readSmall(path: string): string | null {
+  let fd: number | undefined;
   try {
-    return readFileSync(path, 'utf8').slice(0, 256 * 1024);
+    fd = openSync(path, OPEN_FLAGS);
+    if (!fstatSync(fd).isFile()) return null;
+    const buffer = Buffer.allocUnsafe(GIT_FILE_CAP);
+    let filled = 0;
+    for (let n = -1; n !== 0 && filled < GIT_FILE_CAP; filled += n) n = readSync(fd, buffer, filled, GIT_FILE_CAP - filled, filled);
+    return buffer.toString('utf8', 0, filled);
   } catch {
     return null;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }
 

@@ -101,6 +101,29 @@ describe('gateway step 34', () => {
     }
   });
 
+  it("keeps a conversation's good end when only its other end is bad (its first line's part may be gone, pruned)", async () => {
+    const root = capture();
+    await owned.open({ env: { STEWARD_CLAUDE_ROOTS: root } }).call('Backfill.Run', { all: true });
+    await owned.close();
+    const db = openGateway(owned.home.dir);
+    const EARLIER = T0 - 86_400_000;
+    let last: unknown;
+    try {
+      last = db.prepare('SELECT last_ts FROM sessions WHERE session_id = ?').pluck().get(SID);
+      // A first time no stored part says any more (retention took its line's part), and a bad last one.
+      db.prepare('UPDATE sessions SET first_ts = ?, last_ts = ? WHERE session_id = ?').run(EARLIER, 1e300, SID);
+      db.pragma('user_version = 33');
+    } finally {
+      db.close();
+    }
+    const upgraded = openGateway(owned.home.dir);
+    try {
+      expect(upgraded.prepare('SELECT first_ts, last_ts FROM sessions WHERE session_id = ?').get(SID)).toEqual({ first_ts: EARLIER, last_ts: last });
+    } finally {
+      upgraded.close();
+    }
+  });
+
   it('changes nothing in a store that holds no such time, and marks no walk', async () => {
     const root = capture();
     await owned.open({ env: { STEWARD_CLAUDE_ROOTS: root } }).call('Backfill.Run', { all: true });

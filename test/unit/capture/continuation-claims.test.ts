@@ -73,4 +73,22 @@ describe('Sink: a session whose first line follows a message of another (follows
       { parent: null, kind: null },
     ]);
   });
+
+  it('never closes a circle: a session is no branch of one that descends from it (a resume written into the wrong file)', () => {
+    const OTHER = 'cc:00000000-0000-4000-8000-0000000000b5:';
+    sink.write([sessionRow({ sessionId: 'a', cwd: '/w' })], [partRow({ partId: `${MESSAGE}0`, sessionId: 'a' })]);
+    sink.write([sessionRow({ sessionId: 'b', cwd: '/w', followsMessage: MESSAGE })], [partRow({ partId: `${OTHER}0`, sessionId: 'b' })]);
+    expect(parentOf('b')).toEqual({ parent: 'a', kind: 'branch' });
+    // a's lines, read again after b's in b's file, say a follows b: b descends from a, so a stays a root.
+    sink.write([sessionRow({ sessionId: 'a', cwd: '/w', followsMessage: OTHER })], []);
+    expect(parentOf('a')).toEqual({ parent: null, kind: null });
+    sink.write([sessionRow({ sessionId: 'a', cwd: '/w', parentSessionId: 'b', parentKind: 'branch' })], []);
+    expect(parentOf('a')).toEqual({ parent: null, kind: null });
+    // Waiting for a message, it is not adopted by a descendant's either.
+    const LATER = 'cc:00000000-0000-4000-8000-0000000000c6:';
+    sink.write([sessionRow({ sessionId: 'c', cwd: '/w', followsMessage: LATER })], []);
+    sink.write([sessionRow({ sessionId: 'd', cwd: '/w', parentSessionId: 'c', parentKind: 'branch' })], []);
+    sink.write([], [partRow({ partId: `${LATER}0`, sessionId: 'd' })]);
+    expect(parentOf('c')).toEqual({ parent: null, kind: null });
+  });
 });

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { canonicalRepoId, ProjectStore } from '../../../core/projects/index.js';
@@ -91,6 +91,23 @@ describe('project derivation', () => {
     expect(detectRepo(plain).repoBacked).toBe(false);
     expect(detectRepo(join(home.dir, 'does-not-exist')).repoBacked).toBe(false);
   });
+
+  it("reads no git file that is not a regular file: a FIFO for a repository's config never holds the reader", () => {
+    // Before, readFileSync on a FIFO waited for a writer for good (the test timed out); a link to
+    // /dev/zero read until memory ran out.
+    const repo = join(home.dir, 'fifo-repo');
+    mkdirSync(join(repo, '.git'), { recursive: true });
+    writeFileSync(join(repo, '.git', 'HEAD'), 'ref: refs/heads/main\n');
+    execFileSync('mkfifo', [join(repo, '.git', 'config')]);
+    const zero = join(home.dir, 'zero-repo');
+    mkdirSync(join(zero, '.git'), { recursive: true });
+    writeFileSync(join(zero, '.git', 'HEAD'), 'ref: refs/heads/main\n');
+    symlinkSync('/dev/zero', join(zero, '.git', 'config'));
+    const started = Date.now();
+    expect(detectRepo(repo)).toEqual({ repoBacked: true, repoId: null });
+    expect(detectRepo(zero)).toEqual({ repoBacked: true, repoId: null });
+    expect(Date.now() - started).toBeLessThan(2_000);
+  }, 10_000);
 });
 
 describe('effective retention window', () => {
