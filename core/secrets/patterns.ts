@@ -4,11 +4,12 @@
  * secretlint's precise rules run beside them where text leaves the machine (redact.ts); this table is
  * the generic layer that also guards synchronous paths such as log lines. Its shapes follow the
  * published rule sets of gitleaks and secretlint (prefixes, lengths, alphabets), written afresh here.
- * This file imports only json-reading.ts, which imports nothing, so a path that must start fast (the
+ * This file imports only json-reading.ts and words.ts, which import nothing, so a path that must start fast (the
  * session-start hook) can use it.
  */
 
 import { jsonExtent, readingOf, storedSpans, withinString, type JsonReading } from './json-reading.js';
+import { WordFinder } from './words.js';
 
 export const REDACTED = '[REDACTED]';
 
@@ -1636,34 +1637,54 @@ export type Span = [number, number];
 /** Whether a text holds a word (in lower case): the shapes' `needs` asked of one text. */
 type Holds = (word: string) => boolean;
 
-/** Past this length a text's pairs of characters are marked before its words are looked for (holdsWords). */
-const LONG_TEXT = 4096;
+/**
+ * The table's words (the shapes' `needs`) found in one walk of a text, and by each word the shapes that need
+ * it: built at the first redaction, after the table. One `includes` per word of the table's 200, each answer
+ * kept in a map, then a look at each of its 160 shapes, was most of the cost of redacting a conversation
+ * (270 of 380 ms over 8,500 parts), and up to 10 ms a word over 1 MB whose letters are common.
+ */
+interface TableWords {
+  finder: WordFinder;
+  /** By each word's number (WordFinder.idOf), the shapes that need it, by their place in SECRET_SHAPES. */
+  shapesOf: ReadonlyArray<readonly number[]>;
+  /** The shapes that need no word: searched in every text. */
+  always: readonly number[];
+}
+
+let tableWords: TableWords | undefined;
+
+function theTableWords(): TableWords {
+  if (tableWords) return tableWords;
+  const finder = new WordFinder([...new Set(SECRET_SHAPES.flatMap((shape) => shape.needs ?? []))]);
+  const shapesOf: number[][] = [];
+  const always: number[] = [];
+  SECRET_SHAPES.forEach((shape, i) => {
+    if (shape.needs === undefined) always.push(i);
+    for (const word of shape.needs ?? []) (shapesOf[finder.idOf(word)!] ??= []).push(i);
+  });
+  return (tableWords = { finder, shapesOf, always });
+}
 
 /**
- * Which words `lower` (a text in lower case) holds, each looked for once. In a long text a word is looked for
- * only if each pair of its characters (by their low bytes: a pair shared by chance only costs the look) stands
- * somewhere in it, marked in one walk: most of the table's 190 words are absent, and `includes` over 1 MB whose
- * letters are common took up to 10 ms a word (about 70 ms of each 1 MB line in backtracking.test.ts).
+ * The shapes, by their place in SECRET_SHAPES and in its order, that may match `lower` (a text in lower
+ * case): those needing no word, and those needing a word it holds. The others are never searched in it.
  */
+function shapesFor(lower: string): readonly number[] {
+  const { finder, shapesOf, always } = theTableWords();
+  const ids = finder.found(lower);
+  if (ids.length === 0) return always;
+  const places = new Set(always);
+  for (const id of ids) for (const place of shapesOf[id]!) places.add(place);
+  return [...places].sort((a, b) => a - b);
+}
+
+/** Which words `lower` (a text in lower case) holds: the table's words found in one walk, any other looked for alone. */
 function holdsWords(lower: string): Holds {
-  let pairs: Uint8Array | undefined;
-  if (lower.length > LONG_TEXT) {
-    pairs = new Uint8Array(65_536);
-    for (let i = 1; i < lower.length; i += 1) pairs[((lower.charCodeAt(i - 1) & 0xff) << 8) | (lower.charCodeAt(i) & 0xff)] = 1;
-  }
-  const mayHold = (word: string): boolean => {
-    if (pairs === undefined) return true;
-    for (let i = 1; i < word.length; i += 1) if (pairs[((word.charCodeAt(i - 1) & 0xff) << 8) | (word.charCodeAt(i) & 0xff)] === 0) return false;
-    return true;
-  };
-  const seen = new Map<string, boolean>();
+  const { finder } = theTableWords();
+  const held = new Set(finder.found(lower));
   return (word) => {
-    let held = seen.get(word);
-    if (held === undefined) {
-      held = mayHold(word) && lower.includes(word);
-      seen.set(word, held);
-    }
-    return held;
+    const id = finder.idOf(word);
+    return id === undefined ? lower.includes(word) : held.has(id);
   };
 }
 
@@ -1827,12 +1848,17 @@ export function knownPatterns(knownSecrets: readonly string[]): KnownPatterns {
 /** Every known value, then every secret shape, replaced in `redaction`: the table's pass. */
 export function redactTable(redaction: Redaction, known: KnownPatterns = []): Redaction {
   for (const pattern of known) redaction.replace([...redaction.text.matchAll(pattern)].map((m): Span => [m.index, m.index + m[0].length]));
-  let holds = holdsWords(redaction.text.toLowerCase());
-  for (const shape of SECRET_SHAPES) {
-    const spans = shapeSpans(redaction.text, shape, holds);
+  // A shape none of whose words the text holds is not searched (its `needs`), as shapeSpans would skip it.
+  let places = shapesFor(redaction.text.toLowerCase());
+  for (let k = 0; k < places.length; k += 1) {
+    const place = places[k]!;
+    const spans = shapeSpans(redaction.text, SECRET_SHAPES[place]!);
     if (spans.length === 0) continue;
     redaction.replace(spans);
-    holds = holdsWords(redaction.text.toLowerCase());
+    // The text changed: its words are found again, and the shapes after this one chosen by them.
+    places = shapesFor(redaction.text.toLowerCase());
+    k = places.findIndex((p) => p > place) - 1;
+    if (k < -1) break;
   }
   return redaction;
 }
