@@ -3,6 +3,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it, vi } from 'vitest';
 import type { SessionSummary } from '../../../core/api/index.js';
 import { ProjectSessions } from '../../../renderer/src/places/projects/ProjectSessions.js';
+import type * as Pages from '../../../renderer/src/places/projects/pages.js';
 
 const summary = (over: Partial<SessionSummary>): SessionSummary => ({
   sessionId: 's',
@@ -29,6 +30,12 @@ const sessions = [
   summary({ sessionId: 's1', app: 'Codex CLI', provider: 'codex', firstRequest: 'rename the column' }),
   summary({ sessionId: 's2', app: 'Gemini CLI', provider: 'gemini', firstRequest: 'explain export.ts' }),
 ];
+
+// The list's pages come from useProjectPages (its effect asks for them; a static render runs no effect).
+vi.mock('../../../renderer/src/places/projects/pages.js', async (importOriginal) => ({
+  ...(await importOriginal<typeof Pages>()),
+  useProjectPages: () => ({ list: { sessions }, error: undefined, loading: false, busy: false, more: () => Promise.resolve(undefined), retry: () => undefined }),
+}));
 
 vi.mock('../../../renderer/src/hooks.js', () => ({
   useCall: () => ({ data: { sessions }, error: undefined, loading: false, reload: () => undefined }),

@@ -36,7 +36,8 @@ describe('a reading position opened again (reload, Back)', () => {
     const href = readingHref({ sessionId: 's1', messages: [{ messageId: 'cc:x', parts: [{ partId: 'cc:x:0' }] }] as never, topmost: 0, hasEarlier: true, hitInView: false })!;
     const route = routeFromHash(href);
     const Probe = () => {
-      useSessionPages('s1', route?.view === 'session' ? route.partId : undefined, true);
+      // The viewer opens at a named message, else at the place it kept (?at=, readAt): SessionViewer's opensAt.
+      useSessionPages('s1', route?.view === 'session' ? (route.partId ?? route.readAt) : undefined, true);
       return null;
     };
     renderToStaticMarkup(createElement(Probe));
