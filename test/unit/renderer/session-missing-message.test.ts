@@ -2,7 +2,7 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it, vi } from 'vitest';
 import type { MethodName } from '../../../core/api/index.js';
-import { SessionViewer } from '../../../renderer/src/places/sessions/index.js';
+import { positionLost, SessionViewer } from '../../../renderer/src/places/sessions/index.js';
 import { StewardRpcError } from '../../../renderer/src/transport.js';
 
 /** What Sessions.Get answers for a part the conversation does not hold (Sessions.Get's `missing: 'part'`). */
@@ -39,5 +39,22 @@ describe('a conversation opened at a message it does not hold', () => {
   it('still says a conversation Steward does not hold is not in Steward', () => {
     refusal = new StewardRpcError('not_found', 'No such conversation', { details: { missing: 'conversation' } });
     expect(viewer('cc:x:0')).toContain('No conversation in Steward has the id');
+  });
+});
+
+// Review: a kept reading position (`?at=`) the conversation no longer holds said "The address names a
+// message … this conversation does not hold": nobody named one. The conversation opens at its start.
+describe('a conversation reopened at a reading position it no longer holds', () => {
+  it('says nothing of a message, and the address becomes the conversation’s own', () => {
+    refusal = new StewardRpcError('not_found', 'That part is not in this conversation', { details: { missing: 'part' } });
+    const html = renderToStaticMarkup(createElement(SessionViewer, { sessionId: 's1', partId: undefined, readAt: 'cc:gone:0' }));
+    expect(html).not.toContain('The address names a message');
+    expect(html).not.toContain('That message is not in this conversation');
+    expect(positionLost('s1', undefined, 'cc:gone:0', 'message-missing')).toBe('#/sessions/s1');
+  });
+
+  it('a message named to the person (a link, a hit) is still said to be missing', () => {
+    expect(positionLost('s1', 'cc:x:0', undefined, 'message-missing')).toBeUndefined();
+    expect(positionLost('s1', undefined, 'cc:gone:0', 'page')).toBeUndefined();
   });
 });

@@ -1,9 +1,19 @@
 import { useRef, useState, type FormEvent, type ReactElement } from 'react';
 import { Button } from '../../components/index.js';
-import { withDates, type SearchFilters } from './filters.js';
+import { dayOf, withDates, type SearchFilters } from './filters.js';
 
-/** A typed end the date input can show (a whole day); a month, a time or a span shows as empty there. */
-const dayOf = (text: string | undefined) => (text !== undefined && /^\d{4}-\d{2}-\d{2}$/.test(text) ? text : '');
+/** The earliest day a search reaches (range.ts refuses one before it, typed or picked). */
+const FIRST_DAY = '1970-01-01';
+
+/**
+ * Dates… folded once its dates are shown. The button that showed them goes with the form, and the focus
+ * fell to the page's top (<body>): it waits on the fold's summary, where the person opens it again.
+ */
+export function foldAway(fold: Pick<HTMLDetailsElement, 'open' | 'querySelector'> | null): void {
+  if (!fold) return;
+  fold.open = false;
+  fold.querySelector('summary')?.focus();
+}
 
 /**
  * Dates…: the range as two date inputs, for whoever would rather pick than type since:/until:. `go`
@@ -21,7 +31,7 @@ export function Dates({ filters, go }: { filters: SearchFilters; go: (to: Search
       return;
     }
     setProblem(undefined);
-    if (fold.current) fold.current.open = false;
+    foldAway(fold.current);
     go(chosen.filters);
   };
   return (
@@ -31,11 +41,11 @@ export function Dates({ filters, go }: { filters: SearchFilters; go: (to: Search
       <form key={`${filters.from ?? ''}|${filters.to ?? ''}`} className="search-dates__form" onSubmit={apply} onChange={() => setProblem(undefined)}>
         <label>
           <span>From</span>
-          <input className="input" type="date" name="from" defaultValue={dayOf(filters.from)} aria-invalid={problem !== undefined} />
+          <input className="input" type="date" name="from" min={FIRST_DAY} defaultValue={dayOf(filters.from)} aria-invalid={problem !== undefined} />
         </label>
         <label>
           <span>To</span>
-          <input className="input" type="date" name="to" defaultValue={dayOf(filters.to)} aria-invalid={problem !== undefined} />
+          <input className="input" type="date" name="to" min={FIRST_DAY} defaultValue={dayOf(filters.to)} aria-invalid={problem !== undefined} />
         </label>
         <Button type="submit">Show these dates</Button>
         {problem !== undefined && (

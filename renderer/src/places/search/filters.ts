@@ -27,17 +27,29 @@ const WHEN_DAYS = { '7d': 7, '30d': 30, '365d': 365 } as const;
 const WHENS = ['7d', '30d', '365d'] as const;
 const KINDS: readonly SearchKind[] = ['text', 'thinking', 'tool_use', 'tool_result'];
 
+/**
+ * The address's date range: an end it cannot read is no end, and a range that ends before it starts is
+ * none (typed, it is refused with words), never a search the server fails.
+ */
+function rangeFrom(params: Record<string, string>): { from: string | undefined; to: string | undefined } {
+  const from = isDateText(params.from, 'from') ? params.from : undefined;
+  const to = isDateText(params.to, 'to') ? params.to : undefined;
+  return backwards(from, to) === undefined ? { from, to } : { from: undefined, to: undefined };
+}
+
 export function filtersFrom(params: Record<string, string>): SearchFilters {
   const pick = <T extends string>(value: string | undefined, allowed: readonly T[]): T | undefined => allowed.find((a) => a === value);
+  const range = rangeFrom(params);
+  // Never both (SearchFilters.from): an address holding both, by hand, keeps the range, as typing one would.
+  const ranged = range.from !== undefined || range.to !== undefined;
   return {
     q: params.q ?? '',
     who: pick(params.who, ['me', 'assistant'] as const),
     kind: pick(params.kind, KINDS),
     provider: params.provider,
     project: params.project,
-    when: pick(params.when, WHENS),
-    from: isDateText(params.from, 'from') ? params.from : undefined,
-    to: isDateText(params.to, 'to') ? params.to : undefined,
+    when: ranged ? undefined : pick(params.when, WHENS),
+    ...range,
     sort: pick(params.sort, ['newest'] as const),
   };
 }
@@ -176,14 +188,27 @@ export function withDate(filters: SearchFilters, end: End, text: string): Search
   return { ...filters, when, from: when ? undefined : range.from, to: range.to };
 }
 
+/** A typed end the Dates… control's date input can show (a whole day); a month, a time or a span shows as empty there. */
+export const dayOf = (text: string | undefined): string => (text !== undefined && /^\d{4}-\d{2}-\d{2}$/.test(text) ? text : '');
+
 /**
  * The filters with the range the Dates… control's two date inputs give (`YYYY-MM-DD`, empty for an open
- * end, both empty for any time), or why not: an end before the start is refused, as typed it is.
+ * end), or why not: an end before the start, or before 1970, is refused, as typed it is. Only an end
+ * whose input the person changed is replaced: one the input cannot show (a month, a span, a When chip)
+ * shows as empty there, and is kept while it stays so.
  */
 export function withDates(filters: SearchFilters, from: string, to: string): { filters: SearchFilters } | { problem: string } {
-  let next: SearchFilters = { ...filters, when: undefined, from: undefined, to: undefined };
-  if (from !== '') next = withDate(next, 'from', from);
-  if (to !== '') next = withDate(next, 'to', to);
+  let next = filters;
+  for (const [end, text] of [['from', from], ['to', to]] as const) {
+    if (text === dayOf(filters[end])) continue;
+    if (text === '') {
+      next = { ...next, [end]: undefined };
+      continue;
+    }
+    const read = dateMs(text, end);
+    if (!('ms' in read)) return { problem: `${read.error}.` };
+    next = withDate(next, end, text);
+  }
   const reversed = backwards(next.from, next.to);
   return reversed ? { problem: reversed } : { filters: next };
 }

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent, type ReactElement } from 'react';
 import { Button, EmptyState, ErrorBanner, PlaceHeader } from '../../components/index.js';
 import type { NothingToFind } from '../../../../core/api/index.js';
-import { useCall, useViewTitle } from '../../hooks.js';
+import { useCall } from '../../hooks.js';
 import { usePanel } from '../../store.js';
 import { Chips, go } from './Chips.js';
 import { canSearch, filtersFrom, pagesFrom, typedInBox } from './filters.js';
@@ -32,8 +32,8 @@ export function SearchPlace(): ReactElement {
   const box = useRef<HTMLInputElement>(null);
   const results = useRef<HTMLDivElement>(null);
   const search = useSearch(filters, pagesFrom(params));
-  // The tab says what is searched for: the words (chips alone leave the place's name).
-  useViewTitle(filters.q.trim() === '' ? undefined : filters.q);
+  // The tab is "Search · Steward", never what is searched for: a search for a leaked key would put the
+  // key in the tab, the taskbar and the browser's history.
   // Undefined until the list is known: a typed project:x is not refused before then.
   const knownProjects = useCall('Projects.List', {}).data?.projects;
   const projects = knownProjects ?? [];

@@ -15,6 +15,11 @@ export const RANGE_FORMS = `a month (2025-03), ${DATE_FORMS}`;
  * its first ms, to its last), a span counts back from `now`.
  */
 export function dateMs(text: string, end: End, now = Date.now()): { ms: number } | { error: string; invalid: 'form' | 'date' } {
+  const read = readMs(text, end, now);
+  return 'ms' in read ? since1970(text, read.ms) : read;
+}
+
+function readMs(text: string, end: End, now: number): { ms: number } | { error: string; invalid: 'form' | 'date' } {
   const reading: DateReading = { zone: 'local', end };
   const month = MONTH.exec(text);
   if (!month) {
@@ -25,6 +30,15 @@ export function dateMs(text: string, end: End, now = Date.now()): { ms: number }
   // A month's first day, or its last: the longest of 31 to 28 that is a date, by the one rule of what a date is.
   const days = end === 'from' ? ['01'] : ['31', '30', '29', '28'];
   return days.map((day) => parseIsoDate(`${text}-${day}`, reading)).find((read) => 'ms' in read)!;
+}
+
+/**
+ * The contract takes no time before 1970 (a negative ms failed the search): a date before then, where the
+ * person is, is refused with words. 1 Jan 1970 itself starts before 00:00 UTC east of Greenwich: read as 0.
+ */
+function since1970(text: string, ms: number): { ms: number } | { error: string; invalid: 'date' } {
+  if (new Date(ms).getFullYear() < 1970) return { error: `${text} is before 1970, the earliest a search reaches`, invalid: 'date' };
+  return { ms: Math.max(0, ms) };
 }
 
 /** Whether the address's `from`/`to` is a date the box would have taken: anything else is no range. */

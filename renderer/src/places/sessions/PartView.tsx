@@ -77,11 +77,13 @@ function CutText({ text, ranges, part }: { text: string; ranges: readonly Range[
   const end = at + CUT_GAP.length;
   const before = ranges.filter(([start]) => start < at).map(([start, stop]): Range => [start, Math.min(stop, at)]);
   const after = ranges.filter(([, stop]) => stop > end).map(([start, stop]): Range => [Math.max(start, end) - end, stop - end]);
+  const words = gapWords(part.truncatedFrom, kept);
   return (
     <>
       <SecretText text={text.slice(0, at)} ranges={before} />
-      <span className="fold__gap" role="separator">
-        {gapWords(part.truncatedFrom, kept)}
+      {/* A separator's own text is hidden from screen readers: its label says it to them too. */}
+      <span className="fold__gap" role="separator" aria-label={words}>
+        {words}
       </span>
       <SecretText text={text.slice(end)} ranges={after} />
     </>

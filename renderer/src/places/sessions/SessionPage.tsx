@@ -148,13 +148,14 @@ export function positionLanding(page: Pick<Document, 'getElementById' | 'querySe
 }
 
 /**
- * The conversation's name as the page shows it redacted: the window title (a tab, the taskbar, the
- * browser's history) keeps it so while the person reads with secrets shown.
+ * The conversation's name as a page read redacted shows it: the window title (a tab, the taskbar, the
+ * browser's history) keeps it so while the person reads with secrets shown, and until the page read
+ * redacted comes after they untick "Show secrets" (`readRedacted`: how the page shown was read).
  */
-function useRedactedName(name: string, showSecrets: boolean): string | undefined {
-  const [redacted, setRedacted] = useState(showSecrets ? undefined : name);
-  if (!showSecrets && redacted !== name) setRedacted(name);
-  return redacted;
+function useRedactedName(name: string, readRedacted: boolean): string | undefined {
+  const [redacted, setRedacted] = useState(readRedacted ? name : undefined);
+  if (readRedacted && redacted !== name) setRedacted(name);
+  return readRedacted ? name : redacted;
 }
 
 /**
@@ -211,7 +212,7 @@ export function SessionPage({
     landing?.focus({ preventScroll: true });
   }, [opened, partId, readAt]);
   const s = page.session;
-  useViewTitle(useRedactedName(conversationName(s), showSecrets));
+  useViewTitle(useRedactedName(conversationName(s), pages.redacted === true));
   return (
     <>
       <PlaceHeader title={conversationName(s)} description={<Facts session={s} />} actions={<BackButton />} />

@@ -4,12 +4,13 @@ import { useNow } from '../../clock.js';
 import { EmptyState, ErrorBanner, formatPastTime, formatRelativeTime, PlaceHeader } from '../../components/index.js';
 import { useAction, useCall, useEvent } from '../../hooks.js';
 import { sessionHref } from '../../navigation.js';
+import { replaceRoute } from '../../store.js';
 import { NotFoundTitle } from '../not-found/index.js';
 import { IMPORT_HREF } from '../projects/importing.js';
 import { nothingLeftWords, Unforget, useLift, type Lift } from '../projects/Unforget.js';
 import { WipeStatus } from '../projects/WipeStatus.js';
 import { CheckNow, useCheck } from './CheckNow.js';
-import { checkedSentence, offersCheck, viewerShows, watchesChecks, type Check } from './held.js';
+import { checkedSentence, offersCheck, viewerShows, watchesChecks, type Check, type ViewerShows } from './held.js';
 import { missedOf, useMissWatch } from './missing.js';
 import { useSessionPages, type Page } from './pages.js';
 import { BackButton } from './SessionHeader.js';
@@ -285,6 +286,15 @@ function useViewerCheck(reload: () => void): Check {
 }
 
 /**
+ * The conversation's own address, when the reading position the address kept (`readAt`, no message
+ * named: `partId`) is one the conversation no longer holds: nobody named that message, so nothing is
+ * said of it, and it opens at its start. Undefined otherwise.
+ */
+export function positionLost(sessionId: string, partId: string | undefined, readAt: string | undefined, shows: ViewerShows): string | undefined {
+  return shows === 'message-missing' && partId === undefined && readAt !== undefined ? sessionHref(sessionId) : undefined;
+}
+
+/**
  * One conversation at `#/sessions/<id>`, opened at the message named to the person (`partId`: a search
  * hit, a link to a message), highlighted, or at the reading position the viewer kept (`readAt`), plainly.
  * While it is not held (forgotten here, or not found), every settled check or import asks for it
@@ -305,7 +315,12 @@ export function SessionViewer({ sessionId, partId, readAt }: { sessionId: string
   useEffect(() => {
     if (held) heldAgain(sessionId);
   }, [held, sessionId]);
+  const startOver = positionLost(sessionId, partId, readAt, shows);
+  useEffect(() => {
+    if (startOver !== undefined) replaceRoute(startOver);
+  }, [startOver]);
   if (shows === 'forgotten') return <Forgotten sessionId={sessionId} wipeAsked={forgotten?.wipeAsked} check={check} />;
+  if (startOver !== undefined) return <p className="muted">Loading the conversation…</p>;
   if ((shows === 'not-loaded' || shows === 'message-missing') && pages.error) return <NotLoaded sessionId={sessionId} partId={opensAt} error={pages.error} onRetry={pages.reload} check={check} />;
   if (!pages.page) return <p className="muted">Loading the conversation…</p>;
   return (

@@ -106,6 +106,12 @@ export interface SessionPages {
   page: Page | undefined;
   /** The page the conversation opened at (around the hit when given); a new one means the view started over. */
   opened: Page | undefined;
+  /**
+   * How `page` was read: redacted (true) or as written (false), the `redact` its first page was asked
+   * with, never the checkbox's state; undefined before any page came. The page asked for anew comes
+   * after the checkbox changes, and until then the page kept is the one read the other way.
+   */
+  redacted: boolean | undefined;
   /** The first page could not be loaded. */
   error: Error | undefined;
   reload: () => void;
@@ -125,6 +131,22 @@ export interface SessionPages {
   showNew: () => { got: Page; move: Move } | undefined;
 }
 
+/** A first page as it came, with the `redact` it was asked with. */
+export interface ReadPage {
+  data: Page;
+  redact: boolean;
+}
+
+/**
+ * The first page's call's page with how it was read. useCall keeps the page asked for before while it
+ * asks with new params, so the page is taken with `redact` once, in the drawing its answer came
+ * (loading over, no error); the params change only in a later drawing, which finds it taken already.
+ */
+export function readOf(taken: ReadPage | undefined, first: { data: Page | undefined; error: Error | undefined; loading: boolean }, redact: boolean): ReadPage | undefined {
+  if (first.data === undefined || taken?.data === first.data || first.loading || first.error !== undefined) return taken;
+  return { data: first.data, redact };
+}
+
 /**
  * A conversation a page at a time, opened at the search hit `partId` when given; with `redact`, every
  * text redacted before a summary is cut from it, else as written, each part saying where its secrets
@@ -140,6 +162,10 @@ export function useSessionPages(sessionId: string, partId: string | undefined, r
   // The conversation's end as last asked for, with the first page it was asked over (read the same way).
   const [end, setEnd] = useState<{ base: Page; end: Page }>();
   const current = joined !== undefined && joined.base === first.data;
+  // Taken while drawing, as useSettledMiss does: an effect would draw the page once more without it.
+  const [taken, setTaken] = useState(() => readOf(undefined, first, redact));
+  const read = readOf(taken, first, redact);
+  if (read !== taken) setTaken(read);
   // A part the conversation does not hold (`missing: 'part'`) is the address's answer, settled: the page
   // the call keeps from the address before is never shown under it, not even while a check asks again (firstAnswer).
   const address = JSON.stringify([sessionId, partId ?? null, redact]);
@@ -178,5 +204,6 @@ export function useSessionPages(sessionId: string, partId: string | undefined, r
     join(base, shown.got, shown.move);
     return shown;
   };
-  return { page, opened: first.data, error, reload: first.reload, more, busy: next.busy, moreError: current ? next.error : undefined, news, checkLatest, showNew };
+  const redacted = read !== undefined && read.data === first.data ? read.redact : undefined;
+  return { page, opened: first.data, redacted, error, reload: first.reload, more, busy: next.busy, moreError: current ? next.error : undefined, news, checkLatest, showNew };
 }

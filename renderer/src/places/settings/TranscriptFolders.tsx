@@ -79,7 +79,8 @@ const sameLines: Same = (key, draft, saved) => (key.startsWith('enabled:') ? dra
 export function TranscriptFolders({ config, onSaved }: { config: ConfigView; onSaved: () => void }): ReactElement {
   const roots = useCall('Providers.Roots', {});
   const survey = useCall('Providers.Survey', {}, { refreshOn: ['sweep.tick'] });
-  const saving = useSave(() => (onSaved(), roots.reload()));
+  // The survey too: a newly set folder's badge would count the transcripts of the folders watched before.
+  const saving = useSave(() => (onSaved(), roots.reload(), survey.reload()));
   // The lines as last sent: a refusal names entries of these, which the person may have edited since.
   const [sent, setSent] = useState<Record<string, string>>({});
   // What is saved, as text: each agent's on/off (`enabled:<agent>`) and its folders, one per line.
