@@ -302,7 +302,7 @@ function ownProject(session: SessionRow, ctx: FileContext): void {
  */
 function worktreeState(line: Json, ctx: FileContext, projection: Projection): void {
   const origin = asString(asObject(line.worktreeSession)?.originalCwd)?.trim();
-  const lineSession = asString(line.sessionId) ?? ctx.fileSessionId;
+  const lineSession = lineSessionOf(line) ?? ctx.fileSessionId;
   if (!origin) return;
   if (ownsSession(ctx, lineSession)) {
     ctx.origins.set(lineSession, origin);
@@ -582,11 +582,11 @@ function queuedPrompt(line: Json): LineMessage | undefined {
 function projectMessage(line: Json, said: LineMessage, text: string, offset: number, ctx: FileContext, projection: Projection, stats: LineStats): void {
   const { type, message, ts } = said;
   if (ctx.windowStartMs !== null && ts !== null && ts < ctx.windowStartMs) return countSkip(stats, 'outside_window');
-  const ownSession = asString(line.sessionId);
+  const ownSession = lineSessionOf(line);
   const lineSession = ownSession ?? ctx.fileSessionId;
   // A flat agent file whose lines name no session has no known parent: it is a session of its own.
   const agentSource = ownSession || ctx.inSubagents ? ctx.fileAgentId : undefined;
-  const agentId = line.isSidechain === true || agentSource ? (asString(line.agentId) ?? agentSource) : undefined;
+  const agentId = line.isSidechain === true || agentSource ? (lineAgentOf(line) ?? agentSource) : undefined;
   const sessionId = agentId ? `${lineSession}:agent-${agentId}` : lineSession;
   const session = projection.session(sessionId);
   describeSession(session, line, agentId, lineSession, ctx, projection);
@@ -615,9 +615,33 @@ function projectMessage(line: Json, said: LineMessage, text: string, offset: num
   trackTasks(line, message.content, lineSession, ctx, projection);
 }
 
+/**
+ * The longest session id a line may name: the contract reads ids of at most 300 characters (a
+ * subagent's adds `:agent-<id>` to its parent's), and Claude Code's are 36.
+ */
+const MAX_LINE_SESSION_ID = 200;
+
+/**
+ * The session a line names, when it can be one: a string of at most MAX_LINE_SESSION_ID characters
+ * that does not hold `:agent-` (the mark of a subagent's id, which a line must not forge to file itself
+ * under another conversation). Any other value reads as naming none: the line is the file's own
+ * session's, as a line without `sessionId` is. Stored otherwise, a 10 KB id could be listed and searched
+ * but never shown, exported or forgotten.
+ */
+function lineSessionOf(line: Json): string | undefined {
+  const id = asString(line.sessionId);
+  return id !== undefined && id.length <= MAX_LINE_SESSION_ID && !id.includes(':agent-') ? id : undefined;
+}
+
+/** A line's `agentId` when it can name a subagent (Claude Code's are 7 to 17 characters): short, no `:`. */
+function lineAgentOf(line: Json): string | undefined {
+  const id = asString(line.agentId);
+  return id !== undefined && id.length <= 64 && !id.includes(':') ? id : undefined;
+}
+
 /** The session a metadata line names (`sessionId`), else the file's own. */
 function namedSession(line: Json, ctx: FileContext, projection: Projection): SessionRow {
-  return projection.session(asString(line.sessionId) ?? ctx.fileSessionId);
+  return projection.session(lineSessionOf(line) ?? ctx.fileSessionId);
 }
 
 /**
@@ -633,7 +657,7 @@ function namedSession(line: Json, ctx: FileContext, projection: Projection): Ses
 function followOn(line: Json, ctx: FileContext, projection: Projection): void {
   const uuid = asString(line.uuid);
   if (uuid === undefined || line.isSidechain === true || ctx.fileAgentId !== undefined) return;
-  const lineSession = asString(line.sessionId) ?? ctx.fileSessionId;
+  const lineSession = lineSessionOf(line) ?? ctx.fileSessionId;
   const beforeUuid = ctx.lastUuid;
   const beforeSession = ctx.lastSession;
   ctx.lastUuid = uuid;
@@ -674,7 +698,7 @@ export function projectLine(line: Json, text: string, offset: number, ctx: FileC
   else if (type === 'worktree-state') worktreeState(line, ctx, projection);
   else if (type === 'summary' && asString(line.summary)) {
     const leaf = asString(line.leafUuid);
-    const fallbackSessionId = asString(line.sessionId) ?? ctx.fileSessionId;
+    const fallbackSessionId = lineSessionOf(line) ?? ctx.fileSessionId;
     if (leaf) projection.claim({ leafPartPrefix: `cc:${leaf}:`, fallbackSessionId, title: line.summary as string, source: 'summary' });
     else projection.title(projection.session(fallbackSessionId), line.summary as string, 'summary');
   }
