@@ -23,6 +23,12 @@ export interface ProviderDescriptor {
   label: string;
   /** Keyed by the config key under `providers.<id>`; registry order is key order. */
   roots: Readonly<Record<string, RootKind>>;
+  /**
+   * Its thoughts open with their subject, then say what of it (Gemini CLI's "Reading the config\n…"): a
+   * thought's folded line is that subject, and its body goes on after it (thoughtAfterLine) rather than
+   * saying it twice. Other agents' first lines are part of what they thought: their body stays whole.
+   */
+  thoughtsOpenWithSubject?: true;
 }
 
 export const PROVIDERS = {
@@ -44,6 +50,7 @@ export const PROVIDERS = {
   gemini: {
     label: 'Gemini CLI',
     roots: { roots: { env: 'STEWARD_GEMINI_ROOTS', label: 'Gemini CLI', holds: 'tmp/<project>/chats/', source: 'gemini' } },
+    thoughtsOpenWithSubject: true,
   },
 } as const satisfies Record<string, ProviderDescriptor>;
 
@@ -87,4 +94,9 @@ export function appName(provider: string, source: string | null): string {
   if (descriptor === undefined) return provider;
   const kinds = Object.values(descriptor.roots);
   return kinds.find((k) => k.source === source)?.label ?? (kinds.length === 1 ? kinds[0]!.label : descriptor.label);
+}
+
+/** Whether the app that wrote a conversation (appName) opens its thoughts with their subject: the viewer, the CLI and the exports read this one rule. */
+export function thoughtsOpenWithSubject(app: string): boolean {
+  return PROVIDER_IDS.some((id) => (PROVIDERS[id] as ProviderDescriptor).thoughtsOpenWithSubject === true && appName(id, null) === app);
 }

@@ -2,7 +2,7 @@ import { Fragment, type ReactElement } from 'react';
 import type { SessionMessage, SessionPart, SessionSubagent } from '../../../../core/api/index.js';
 import { REWOUND_LINE, rewoundMarks } from '../../../../core/api/part-words.js';
 import { joinedContext, subagentPlaces } from '../../../../core/api/reading.js';
-import { PROVIDERS } from '../../../../core/api/registry.js';
+import { thoughtsOpenWithSubject } from '../../../../core/api/registry.js';
 import { conversationName, countOf, ErrorBanner, formatDateTime } from '../../components/index.js';
 import { useAction } from '../../hooks.js';
 import { PartView } from './PartView.js';
@@ -79,7 +79,7 @@ export function Conversation({
   // Turns the person rewound past (Gemini CLI) stay, dimmed; where a run of them starts, it says so once.
   const rewound = rewoundMarks(messages);
   // Gemini CLI writes each thought as its subject, then its description: the folded line says the subject.
-  const titledThoughts = app === PROVIDERS.gemini.label;
+  const titledThoughts = thoughtsOpenWithSubject(app);
   return (
     <div className="conversation">
       {messages.map((m, i) => {
