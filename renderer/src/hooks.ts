@@ -148,3 +148,15 @@ export function useViewTitle(title: string | undefined): void {
     return () => usePanel.setState({ viewTitle: undefined });
   }, [title]);
 }
+
+/** Whether the component is still mounted: an answer that comes after it is gone must not write to the address or its state. */
+export function useMounted(): { readonly current: boolean } {
+  const mounted = useRef(true);
+  useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
+    };
+  }, []);
+  return mounted;
+}

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { Params, Result } from '../../../../core/api/index.js';
 import { countOf } from '../../components/index.js';
-import { useAction, useClient, useEvent } from '../../hooks.js';
+import { useAction, useClient, useEvent, useMounted } from '../../hooks.js';
 import { projectHref } from '../../navigation.js';
 import { replaceRoute } from '../../store.js';
 // One rule for a paged list's address, the search's: how many pages `pages=` says, and the most a reload loads.
@@ -67,13 +67,7 @@ export function useProjectPages(projectKey: string, pages: number): ProjectPages
   // The pages shown: the address catching up with More conversations asks for nothing.
   const shown = useRef<{ generation: number; pages: number }>(undefined);
   // An answer that comes once the project is no longer shown must not write its pages over another place's address.
-  const mounted = useRef(true);
-  useEffect(() => {
-    mounted.current = true;
-    return () => {
-      mounted.current = false;
-    };
-  }, []);
+  const mounted = useMounted();
   useEffect(() => {
     if (!client) return;
     const at = shown.current;

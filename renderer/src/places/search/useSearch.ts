@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import type { Params, Result } from '../../../../core/api/index.js';
-import { useAction, useClient, useEvent } from '../../hooks.js';
+import { useAction, useClient, useEvent, useMounted } from '../../hooks.js';
 import { replaceRoute } from '../../store.js';
 import { canSearch, MAX_PAGES, pagesHref, queryOf, type SearchFilters } from './filters.js';
 
@@ -51,13 +51,7 @@ export function useSearch(
   const latest = useRef(0);
   const shown = useRef<Shown>(undefined);
   // An answer that comes once the search is no longer shown must not write its pages over another place's address.
-  const mounted = useRef(true);
-  useEffect(() => {
-    mounted.current = true;
-    return () => {
-      mounted.current = false;
-    };
-  }, []);
+  const mounted = useMounted();
   useEffect(() => {
     const wanted = JSON.parse(key) as SearchFilters;
     if (!client || !canSearch(wanted)) {
