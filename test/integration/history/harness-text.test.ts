@@ -170,7 +170,7 @@ describe('text the harness wrote in the person’s name', () => {
     // lines of 18), a gap line between where its middle was left out; the note says so.
     const both = `_(cut short: Steward kept the first 6,144 and the last 2,034 of its ${LONG_RESULT.length.toLocaleString('en')} characters; the middle is left out)_`;
     expect(md.split(both)).toHaveLength(2);
-    expect(md).toMatch(new RegExp(`\\*\\*Tool result\\*\\*\\n\\n\`{3,}\\nsensor 7[^]*?\\n…\\n(?:sensor 7: 19\\.5 °C\\n){113}\`{3,}\\n\\n${escapeRegExp(both)}`));
+    expect(md).toMatch(new RegExp(`\\*\\*Tool result\\*\\*\\n\\n\`{3,}\\nsensor 7[^]*?\\n···\\n(?:sensor 7: 19\\.5 °C\\n){113}\`{3,}\\n\\n${escapeRegExp(both)}`));
     // The prompt and the call, whole, say nothing of the kind.
     expect(md.match(/cut short: /g)).toHaveLength(3);
   });

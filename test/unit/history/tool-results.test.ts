@@ -79,7 +79,7 @@ describe('the one line a folded tool result shows, and its exit code', () => {
     expect(JSON.parse(raw.meta!)).toMatchObject({ isError: true, truncated: { length: output.length } });
     const part = partView(raw);
     expect(part).toMatchObject({ isError: true, exitCode: 1, summary: 'exit code 1: FAIL src/ledger.test.ts' });
-    const [start, end] = part.output!.split('\n…\n');
+    const [start, end] = part.output!.split('\n···\n');
     expect(start!.startsWith("FAIL src/ledger.test.ts\nTypeError: Cannot read properties of undefined (reading 'amount')\n    at Ledger.post")).toBe(true);
     expect(log.startsWith(start!)).toBe(true);
     expect(end!.endsWith('Tests: 1 failed, 41 passed\n')).toBe(true);

@@ -60,26 +60,26 @@ describe('the viewer', () => {
     const words = `${left.toLocaleString('en')} characters left out here`;
     expect(shown).toContain(`<span class="fold__gap" role="separator" aria-label="${words}">${words}</span>`);
     // The gap line itself is not shown: the divider stands in its place, the end right after it.
-    expect(shown).not.toContain('\n…\n');
+    expect(shown).not.toContain('\n···\n');
     expect(shown).toMatch(/<\/span>step \d{3} ok\n[^]*FAILED: 1 of 800 steps\n<\/pre>/);
     expect(shown).toContain(`<p class="part__cut">Steward kept the first 6,144 and the last ${view.truncatedKept!.last.toLocaleString('en')} of its ${OUTPUT.length.toLocaleString('en')} characters; the middle is left out.</p>`);
   });
 
   it('finds the gap in a text redaction lengthened on either side; a prefix-cut part shows none', () => {
     const kept = { first: 10, last: 5 };
-    expect(gapIn(`0123456789\n…\nabcde`, kept)).toBe(10);
-    expect(gapIn(`0123[REDACTED]6789\n…\nabcde`, kept)).toBe(18);
-    expect(gapIn(`0123456789\n…\nab[REDACTED]cde`, kept)).toBe(10);
+    expect(gapIn(`0123456789\n···\nabcde`, kept)).toBe(10);
+    expect(gapIn(`0123[REDACTED]6789\n···\nabcde`, kept)).toBe(18);
+    expect(gapIn(`0123456789\n···\nab[REDACTED]cde`, kept)).toBe(10);
     expect(gapIn('0123456789abcde', kept)).toBeNull();
     // An output decoded from its wrapper (Codex's JSON): its only gap line, wherever it is.
-    expect(gapIn('start\n…\nend', kept)).toBe(5);
-    expect(gapIn('aaaa\n…\nbbbb\n…\ncccc', kept)).toBeNull();
-    expect(html(part({ text: 'a\n…\nb', truncatedFrom: 90_000 }))).not.toContain('fold__gap');
+    expect(gapIn('start\n···\nend', kept)).toBe(5);
+    expect(gapIn('aaaa\n···\nbbbb\n···\ncccc', kept)).toBeNull();
+    expect(html(part({ text: 'a\n···\nb', truncatedFrom: 90_000 }))).not.toContain('fold__gap');
   });
 
   it('keeps a secret marked on each side of the divider', () => {
-    const text = `key sk-AAAA ok\n…\nkey sk-BBBB ok`;
-    const p = part({ text, summary: 'at least 2 lines', truncatedFrom: 90_000, truncatedKept: { first: 14, last: 14 }, secrets: [[4, 11], [21, 28]] });
+    const text = `key sk-AAAA ok\n···\nkey sk-BBBB ok`;
+    const p = part({ text, summary: 'at least 2 lines', truncatedFrom: 90_000, truncatedKept: { first: 14, last: 14 }, secrets: [[4, 11], [23, 30]] });
     const shown = renderToStaticMarkup(createElement(PartView, { part: p, role: 'user', hit: false, harness: undefined, asWritten: true }));
     const body = shown.slice(shown.indexOf('<pre'), shown.indexOf('</pre>'));
     expect(body).toMatch(/^<pre class="fold__body">key <mark [^]*sk-AAAA<\/mark> ok<span class="fold__gap" role="separator" aria-label="[^"]*">[^<]*<\/span>key <mark [^]*sk-BBBB<\/mark> ok$/);
