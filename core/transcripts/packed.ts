@@ -45,12 +45,6 @@ const NONE = -1;
  * 32 Ki characters stay under that size even at two bytes a character.
  */
 const PIECE_CHARS = 32 * 1024;
-/**
- * A character beyond Latin-1: V8 then holds a string at two bytes a character, and a piece joined with
- * one such value is two-byte whole, and so is every text the owner cuts from it (a cut result's CUT_GAP
- * '…' nearly doubled the bytes posted, received and held in an ASCII import). Such a value is a piece of its own.
- */
-const WIDE = /[^\0-\xff]/;
 
 function join(values: (string | null)[]): JoinedColumn {
   const lengths = new Int32Array(values.length);
@@ -65,11 +59,6 @@ function join(values: (string | null)[]): JoinedColumn {
   values.forEach((value, i) => {
     lengths[i] = value === null ? NONE : value.length;
     if (value === null) return;
-    if (WIDE.test(value)) {
-      close();
-      pieces.push(value);
-      return;
-    }
     if (chars > 0 && chars + value.length > PIECE_CHARS) close();
     piece.push(value);
     chars += value.length;

@@ -53,13 +53,4 @@ describe('a batch posted by the read worker', () => {
     expect(packed.text.pieces.length).toBeGreaterThan(4);
     expect(Math.max(...packed.text.pieces.filter((piece) => piece.length !== 100_000).map((piece) => piece.length))).toBeLessThanOrEqual(32 * 1024);
   });
-
-  it('keeps a text beyond Latin-1 out of its neighbours\' piece, so they cross at one byte a character', () => {
-    // One two-byte character (a cut result's '…') makes a whole joined piece two-byte: twice the
-    // bytes to post, receive and hold for every text beside it.
-    const parts = Array.from({ length: 21 }, (_, i) => partRow({ partId: `cc:${i}:0`, sessionId: 's', text: i === 10 ? `head\n…\n${'b'.repeat(994)}` : 'a'.repeat(1000) }));
-    const batch: TranscriptBatch = { sessions: [], parts };
-    expect(throughWorker(batch)).toStrictEqual(batch);
-    expect(serialize(packBatch(batch).text.pieces).length).toBeLessThan(24_000);
-  });
 });
