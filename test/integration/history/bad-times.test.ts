@@ -62,12 +62,17 @@ async function readsAll(core: Core, forgetting: string): Promise<void> {
   expect((await core.call('Search.Query', { query: 'quarry', limit: 50 })).hits.filter((h) => h.sessionId === forgetting)).toEqual([]);
 }
 
+/** The transcripts written and imported whole by a Steward that then stops: the store as capture leaves it. */
+async function imported(): Promise<string> {
+  const root = capture();
+  await owned.open({ env: { STEWARD_CLAUDE_ROOTS: root } }).call('Backfill.Run', { all: true });
+  await owned.close();
+  return root;
+}
+
 describe('a line whose time is no time', () => {
   it('is captured with no time, placed among its neighbours, and every read answers', async () => {
-    const root = capture();
-    const core = owned.open({ env: { STEWARD_CLAUDE_ROOTS: root } });
-    await core.call('Backfill.Run', { all: true });
-    await owned.close();
+    const root = await imported();
     const db = openGateway(owned.home.dir);
     try {
       const parts = db.prepare('SELECT part_id AS partId, ts, ts_inferred AS inferred FROM parts WHERE session_id = ? ORDER BY rowid').all(SID) as Array<{ ts: number; inferred: number }>;
@@ -83,10 +88,7 @@ describe('a line whose time is no time', () => {
   });
 
   it('stored by an older build (times no Date holds, a REAL in ts) breaks no read, and forget erases it', async () => {
-    const root = capture();
-    const core = owned.open({ env: { STEWARD_CLAUDE_ROOTS: root } });
-    await core.call('Backfill.Run', { all: true });
-    await owned.close();
+    const root = await imported();
     // What an older parseTs stored: the times as the lines said them, after this build's steps ran.
     const db = openGateway(owned.home.dir);
     try {
