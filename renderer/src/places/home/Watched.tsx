@@ -4,6 +4,7 @@ import { folderFoundWords } from '../../../../core/api/root-words.js';
 import { Badge, ErrorBanner, Panel, PathText, providerLabel } from '../../components/index.js';
 import { useCall } from '../../hooks.js';
 import { placeHref } from '../../navigation.js';
+import { useFolderSurvey } from './survey.js';
 import { SECTIONS } from '../settings/sections.js';
 
 type Provider = Result<'Providers.Roots'>['providers'][number];
@@ -45,9 +46,9 @@ export function Folders({ provider, files }: { provider: Provider; files?: numbe
   );
 }
 
-/** Home's card: asks what the folders hold itself, again after each check (Getting started passes its own). */
+/** Home's card: asks what the folders hold itself, again after a check that found other files (Getting started passes its own). */
 export function Watched(): ReactElement {
-  const survey = useCall('Providers.Survey', {}, { refreshOn: ['sweep.tick'] });
+  const survey = useFolderSurvey();
   return <WatchedFolders survey={survey.data} />;
 }
 

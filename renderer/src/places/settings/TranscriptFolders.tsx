@@ -7,6 +7,7 @@ import { useDraft, type Same } from './drafts.js';
 import { SaveRow } from './SaveRow.js';
 import { lines, linesProblemWords, useSave, type ConfigView } from './saving.js';
 import { SECTIONS } from './sections.js';
+import { useFolderSurvey } from '../home/survey.js';
 
 type Provider = Result<'Providers.Roots'>['providers'][number];
 type Kind = Provider['roots'][number];
@@ -78,7 +79,7 @@ const sameLines: Same = (key, draft, saved) => (key.startsWith('enabled:') ? dra
 /** Which agents Steward reads and from which folders: found or not, detected defaults, the environment's say. */
 export function TranscriptFolders({ config, onSaved }: { config: ConfigView; onSaved: () => void }): ReactElement {
   const roots = useCall('Providers.Roots', {});
-  const survey = useCall('Providers.Survey', {}, { refreshOn: ['sweep.tick'] });
+  const survey = useFolderSurvey();
   // The survey too: a newly set folder's badge would count the transcripts of the folders watched before.
   const saving = useSave(() => (onSaved(), roots.reload(), survey.reload()));
   // The lines as last sent: a refusal names entries of these, which the person may have edited since.
