@@ -27,7 +27,8 @@ process.exitCode = await runCli(process.argv.slice(2));
 
 let build: { dir: string; cleanup: () => void };
 let home: TempHome;
-let child: ChildProcess | undefined;
+/** Every child a test started (a victim and the command beside it): all are killed after each test, none left running. */
+const children: ChildProcess[] = [];
 
 beforeAll(() => {
   build = transpileCore('backfill-cancel');
@@ -35,8 +36,7 @@ beforeAll(() => {
 }, 120_000);
 afterAll(() => build.cleanup());
 afterEach(() => {
-  if (child && child.exitCode === null) child.kill('SIGKILL');
-  child = undefined;
+  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   home?.cleanup();
 });
 
@@ -65,7 +65,7 @@ interface Running {
 /** Runs `script` (a path) with `args` in a child, collecting its output. */
 function runChild(script: string, args: string[], env: NodeJS.ProcessEnv): Running {
   const proc = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env });
-  child = proc;
+  children.push(proc);
   let out = '';
   let err = '';
   proc.stdout!.on('data', (data: Buffer) => (out += String(data)));
@@ -119,7 +119,7 @@ process.stdin.once('data', async () => { await core.shutdown(); process.exit(0);
 `;
     writeFileSync(join(build.dir, 'hold.mjs'), hold);
     const started = spawn(process.execPath, [join(build.dir, 'hold.mjs'), home.dir], { stdio: ['pipe', 'pipe', 'pipe'], env: home.env });
-    child = started;
+    children.push(started);
     let out = '';
     await new Promise<void>((resolve) => started.stdout!.on('data', (data: Buffer) => ((out += String(data)), out.includes('HOLDING') && resolve())));
     const io = captureIo(home.env);
@@ -144,7 +144,7 @@ process.stdin.once('data', async () => { await core.shutdown(); process.exit(0);
   async function victim(): Promise<{ proc: ChildProcess; out: () => string }> {
     writeFileSync(join(build.dir, 'victim.mjs'), `process.on('SIGINT', () => process.stdout.write('SIGNALLED\\n'));\nprocess.stdout.write('READY\\n');\nsetInterval(() => undefined, 1000);\n`);
     const proc = spawn(process.execPath, [join(build.dir, 'victim.mjs')], { stdio: ['ignore', 'pipe', 'pipe'] });
-    child = proc;
+    children.push(proc);
     let out = '';
     await new Promise<void>((resolve) => proc.stdout!.on('data', (data: Buffer) => ((out += String(data)), out.includes('READY') && resolve())));
     return { proc, out: () => out };
@@ -193,7 +193,7 @@ process.exitCode = await runCli(['backfill', '--cancel']);
 `;
     writeFileSync(join(build.dir, 'self.mjs'), self);
     const started = spawn(process.execPath, [join(build.dir, 'self.mjs'), home.dir], { stdio: ['ignore', 'pipe', 'pipe'], env: home.env });
-    child = started;
+    children.push(started);
     let out = '';
     started.stdout!.on('data', (data: Buffer) => (out += String(data)));
     const code = await new Promise<number | null>((resolve) => started.once('exit', (c) => resolve(c)));
