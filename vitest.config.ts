@@ -31,6 +31,7 @@ const TIMED = [
   'test/unit/secrets/gaps-s49.test.ts',
   'test/unit/secrets/gaps-after-s49.test.ts',
   'test/unit/secrets/many-short-texts.test.ts',
+  'test/unit/capture/cut-result-cost.test.ts',
   'test/integration/sweeper/projects-list-holds.test.ts',
   'test/unit/sweeper/pauses.test.ts',
   'test/unit/sweeper/state.test.ts',
